@@ -1,0 +1,1 @@
+"""mirrorguard test kit: run the multi-replica path in CI without GPUs."""

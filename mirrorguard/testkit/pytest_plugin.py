@@ -1,0 +1,1 @@
+"""pytest plugin: logical CPU devices and a MirroredStrategy fixture (being written)."""
