@@ -1,0 +1,989 @@
+"""One pass over a libcst module: which strategy is in play, where its scopes
+are, and what builds, loads or compiles a model, or creates an optimizer, where.
+
+The walk records *events* (a model built here, a helper called there), each
+tagged with whether it sits lexically inside a ``strategy.scope()`` block of its
+own function. Afterwards, summaries of the file's functions and classes decide
+whether an event outside a scope really runs outside one:
+
+* a function that creates a strategy or enters a scope is judged on its own
+  (it is a *root*), as is the module body when a strategy is in play;
+* any other function is judged where it is called: what it does outside its
+  own scopes is *exposed* to its callers, transitively, and reported at the
+  call site that runs outside a scope;
+* a function never called in the file is judged on its own only when it
+  mentions a strategy (a ``strategy`` parameter, ``self.strategy``...).
+
+No libcst metadata provider is used: imports, bindings and scopes are tracked
+here, which is several times cheaper (see ``benchmarks/``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+import libcst as cst
+
+from mirrorguard.checker import names as api
+
+BUILD, LOAD, COMPILE, OPTIMIZER, CALL, BATCH = "build", "load", "compile", "optimizer", "call", "batch"
+
+# Calls on a model that neither train it nor hand it to something that might.
+INFERENCE_METHODS = frozenset(
+    {
+        "compile",
+        "evaluate",
+        "predict",
+        "predict_on_batch",
+        "predict_step",
+        "test_on_batch",
+        "summary",
+        "save",
+        "save_weights",
+        "load_weights",
+        "get_weights",
+        "set_weights",
+        "to_json",
+        "get_config",
+        "count_params",
+        "get_layer",
+        "export",
+    }
+)
+
+_PER_REPLICA_PARAMS = frozenset({"input_context", "input_ctx", "ctx_input"})
+
+
+@dataclass(eq=False)
+class Event:
+    kind: str
+    node: cst.CSTNode
+    context: Context
+    in_scope: bool
+    detail: str = ""
+    targets: tuple[str, ...] = ()
+    callee: tuple[str, ...] | None = None
+    inline: bool = False  # an optimizer created inside compile(...) or another optimizer
+    receiver: str | None = None  # compile: the model it is called on
+    arg_refs: set[str] = field(default_factory=set)  # compile: names its arguments use
+    value: cst.CSTNode | None = None  # batch: the batch-size expression
+    report_node: cst.CSTNode | None = None
+    per_replica: bool = False
+
+
+@dataclass(eq=False)
+class Context:
+    """A function body, a lambda, or the module body."""
+
+    name: str
+    parent: Context | None
+    class_name: str | None = None
+    is_module: bool = False
+    is_lambda: bool = False
+    params: set[str] = field(default_factory=set)
+    scope_depth: int = 0
+    events: list[Event] = field(default_factory=list)
+    owns_strategy: bool = False
+    mentions_strategy: bool = False
+    per_replica: bool = False
+    loads: Counter = field(default_factory=Counter)
+    stores: Counter = field(default_factory=Counter)
+    inference_uses: Counter = field(default_factory=Counter)
+    assignments: dict[str, list] = field(default_factory=dict)
+    in_scope_refs: set[str] = field(default_factory=set)
+    refs: set[str] = field(default_factory=set)
+    call_sites: list[Event] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class OutsideScope:
+    """Something that must run inside ``strategy.scope()`` and does not."""
+
+    kind: str  # BUILD, LOAD, COMPILE or OPTIMIZER
+    node: cst.CSTNode
+    via: str | None = None  # the file's own helper that does it, when reported at its call
+
+
+@dataclass(frozen=True)
+class UnscaledBatch:
+    node: cst.CSTNode
+    value: int | None
+
+
+@dataclass
+class Analysis:
+    strategy_in_play: bool
+    outside_scope: list[OutsideScope]
+    unscaled_batches: list[UnscaledBatch]
+    strategy_name: str
+
+
+def analyse(module: cst.Module, *, extra_strategy_names: Iterable[str] = (),
+            extra_model_factories: Iterable[str] = ()) -> Analysis:
+    walker = _Walker(set(extra_strategy_names), set(extra_model_factories))
+    module.visit(walker)
+    return _Resolver(walker).resolve()
+
+
+def dotted(node: cst.CSTNode) -> str | None:
+    """``a.b.c`` for a chain of names and attributes, else None."""
+    parts = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Name):
+        parts.append(node.value)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _last_identifier(node: cst.CSTNode) -> str | None:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return node.attr.value
+    return None
+
+
+def _target_names(target: cst.CSTNode) -> Iterator[str]:
+    if isinstance(target, cst.Name):
+        yield target.value
+    elif isinstance(target, cst.Attribute):
+        name = dotted(target)
+        if name:
+            yield name
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for element in target.elements:
+            yield from _target_names(element.value)
+    elif isinstance(target, cst.StarredElement):
+        yield from _target_names(target.value)
+
+
+def _ref_key(node: cst.CSTNode) -> str | None:
+    """The key a value is tracked under: ``x`` or ``self.x``."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if (
+        isinstance(node, cst.Attribute)
+        and isinstance(node.value, cst.Name)
+        and node.value.value in ("self", "cls")
+    ):
+        return "self." + node.attr.value
+    return None
+
+
+class _Walker(cst.CSTVisitor):
+    """Records imports, bindings, scopes and events in one walk."""
+
+    def __init__(self, extra_strategy_names: set[str], extra_model_factories: set[str]) -> None:
+        super().__init__()
+        self.extra_strategy_names = extra_strategy_names
+        self.extra_model_factories = {api.canonical(n) for n in extra_model_factories}
+        self.imports: dict[str, set[str]] = {}
+        self.star_modules: list[str] = []
+        self.aliases: dict[str, tuple[str, ...]] = {}
+        self.module_context = Context("<module>", None, is_module=True)
+        self.context = self.module_context
+        self.contexts: list[Context] = [self.module_context]
+        self.frames: list[tuple[str, str]] = []  # ("class" | "function", name), innermost last
+        self.class_bases: dict[str, list[cst.CSTNode]] = {}
+        self.functions: dict[str, list[Context]] = {}
+        self.methods: dict[tuple[str, str], Context] = {}
+        self.instances: dict[str, str] = {}
+        self.strategy_vars: set[str] = set()
+        self.scope_vars: set[str] = set()
+        self.strategy_kinds: set[str] = set()
+        self.unknown_strategy = False
+        self.strategy_in_play = False
+        self.strategy_name = ""
+        self.replica_fn_names: set[str] = set()
+        self.per_replica_fn_names: set[str] = set()
+        self._targets_of: dict[int, tuple[str, ...]] = {}
+        self._scope_withs: set[int] = set()
+        self._call_marks: list[tuple[int, str, Event | None]] = []
+        self.compile_stack: list[Event] = []
+        self.optimizer_depth = 0
+        self.per_replica_depth = 0
+
+    # --- names -------------------------------------------------------------
+
+    def qualify(self, node: cst.CSTNode) -> tuple[str, ...]:
+        """Canonical qualified names ``node`` may refer to (several after conditional imports)."""
+        if isinstance(node, cst.Name):
+            name = node.value
+            if name in self.imports:
+                return tuple(api.canonical(q) for q in self.imports[name])
+            if name in self.aliases:
+                return self.aliases[name]
+            if self.star_modules:
+                return tuple(api.canonical(m + "." + name) for m in self.star_modules)
+            return ()
+        if isinstance(node, cst.Attribute):
+            heads = self.qualify(node.value)
+            return tuple(api.canonical(h + "." + node.attr.value) for h in heads)
+        return ()
+
+    def is_strategy(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.Name):
+            name = node.value
+            return (name in self.strategy_vars or name in self.extra_strategy_names
+                    or (api.says_strategy(name) and name not in self.imports))
+        if isinstance(node, cst.Attribute):
+            name = dotted(node)
+            return (
+                api.says_strategy(node.attr.value)
+                or (name is not None and (name in self.strategy_vars or name in self.extra_strategy_names))
+            )
+        if isinstance(node, cst.Call):
+            qualified = self.qualify(node.func)
+            if any(api.strategy_class(q) or q in api.GET_STRATEGY for q in qualified):
+                return True
+            last = _last_identifier(node.func)
+            return last is not None and not qualified and api.says_strategy(last)
+        return False
+
+    def is_scope(self, node: cst.CSTNode) -> bool:
+        """Does entering ``node`` as a context manager enter a strategy scope?"""
+        if isinstance(node, cst.Call):
+            func = node.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "scope":
+                return self.is_strategy(func.value)
+            last = _last_identifier(func)
+            return last is not None and api.says_strategy_scope(last)
+        if isinstance(node, cst.Name):
+            return node.value in self.scope_vars
+        if isinstance(node, cst.Attribute):
+            return dotted(node) in self.scope_vars
+        if isinstance(node, cst.IfExp):
+            return self.is_scope(node.body) or self.is_scope(node.orelse)
+        return False
+
+    def _note_strategy(self, name: str) -> None:
+        if not self.strategy_name:
+            self.strategy_name = name
+
+    # --- imports -------------------------------------------------------------
+
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            full = dotted(alias.name)
+            if not full:
+                continue
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                self.imports.setdefault(alias.asname.name.value, set()).add(full)
+            else:
+                head = full.split(".")[0]
+                self.imports.setdefault(head, set()).add(head)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if node.module is None:
+            return
+        module = ("." * len(node.relative)) + (dotted(node.module) or "")
+        if isinstance(node.names, cst.ImportStar):
+            self.star_modules.append(module)
+            return
+        for alias in node.names:
+            name = dotted(alias.name)
+            if not name:
+                continue
+            local = name
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                local = alias.asname.name.value
+            self.imports.setdefault(local, set()).add(f"{module}.{name}")
+
+    # --- definitions ---------------------------------------------------------
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        name = node.name.value
+        self.class_bases[name] = [arg.value for arg in node.bases]
+        self.frames.append(("class", name))
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.frames.pop()
+
+    def _enter_context(self, context: Context) -> None:
+        self.contexts.append(context)
+        self.context = context
+
+    def _leave_context(self) -> None:
+        self.context = self.context.parent or self.module_context
+
+    def _param_names(self, params: cst.Parameters) -> Iterator[cst.Param]:
+        yield from params.posonly_params
+        yield from params.params
+        yield from params.kwonly_params
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                yield star
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        parent = self.context
+        enclosing_class = self.frames[-1][1] if self.frames and self.frames[-1][0] == "class" else None
+        # A function nested in a method still sees that method's ``self``.
+        class_name = enclosing_class or parent.class_name
+        context = Context(node.name.value, parent, class_name=class_name)
+        for param in self._param_names(node.params):
+            pname = param.name.value
+            context.params.add(pname)
+            if api.says_strategy(pname) or pname in self.extra_strategy_names:
+                context.mentions_strategy = True
+            annotation = param.annotation
+            if pname in _PER_REPLICA_PARAMS or (
+                annotation is not None and "InputContext" in (dotted(annotation.annotation) or "")
+            ):
+                context.per_replica = True
+        if self.per_replica_depth:
+            context.per_replica = True
+        if enclosing_class is not None:
+            self.methods[(enclosing_class, node.name.value)] = context
+        else:
+            self.functions.setdefault(node.name.value, []).append(context)
+        self.frames.append(("function", node.name.value))
+        self._enter_context(context)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.frames.pop()
+        self._leave_context()
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        context = Context("<lambda>", self.context, class_name=self.context.class_name, is_lambda=True)
+        for param in self._param_names(node.params):
+            context.params.add(param.name.value)
+            if param.name.value in _PER_REPLICA_PARAMS:
+                context.per_replica = True
+        if self.per_replica_depth:
+            context.per_replica = True
+        self._enter_context(context)
+
+    def leave_Lambda(self, original_node: cst.Lambda) -> None:
+        self._leave_context()
+
+    # --- scopes --------------------------------------------------------------
+
+    def visit_With(self, node: cst.With) -> None:
+        if any(self.is_scope(item.item) for item in node.items):
+            self._scope_withs.add(id(node))
+            self.context.owns_strategy = True
+            self.strategy_in_play = True
+            for item in node.items:
+                call = item.item
+                if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute):
+                    self._note_strategy(dotted(call.func.value) or "")
+        for item in node.items:
+            if item.asname is not None:
+                for name in _target_names(item.asname.name):
+                    self._bind(name, None)
+
+    def visit_With_body(self, node: cst.With) -> None:
+        if id(node) in self._scope_withs:
+            self.context.scope_depth += 1
+
+    def leave_With_body(self, node: cst.With) -> None:
+        if id(node) in self._scope_withs:
+            self.context.scope_depth -= 1
+
+    # --- bindings --------------------------------------------------------------
+
+    def _bind(self, name: str, value) -> None:
+        context = self.context
+        context.assignments.setdefault(name, []).append(value)
+        if "." not in name:
+            context.stores[name] += 1
+
+    def _assign(self, targets: list[str], value: cst.BaseExpression | None, simple: bool) -> None:
+        for name in targets:
+            self._bind(name, value if simple else None)
+        if value is None:
+            return
+        calls = [value]
+        if isinstance(value, (cst.List, cst.Tuple)):
+            calls = [element.value for element in value.elements]
+        for call in calls:
+            if isinstance(call, cst.Call):
+                self._targets_of[id(call)] = tuple(targets)
+        if len(targets) != 1:
+            return
+        (target,) = targets
+        if isinstance(value, (cst.Name, cst.Attribute)):
+            qualified = self.qualify(value)
+            if qualified and "." not in target:
+                self.aliases[target] = qualified
+        if self.is_scope(value):
+            self.scope_vars.add(target)
+        last = target.rsplit(".", 1)[-1]
+        if isinstance(value, cst.Call):
+            qualified = self.qualify(value.func)
+            kinds = {api.strategy_class(q) for q in qualified} - {None}
+            if kinds:
+                self.strategy_vars.add(target)
+                self._note_strategy(target)
+                return
+            if isinstance(value.func, cst.Name) and not qualified:
+                self.instances[target] = value.func.value
+            if any(q in api.GET_STRATEGY for q in qualified):
+                self.strategy_vars.add(target)
+                self._note_strategy(target)
+                return
+        if api.says_strategy(last) or target in self.extra_strategy_names:
+            if isinstance(value, cst.Name) and value.value in ("None",):
+                return
+            self.strategy_vars.add(target)
+            self.context.owns_strategy = True
+            self.unknown_strategy = True
+            self._note_strategy(target)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        targets: list[str] = []
+        simple = True
+        for target in node.targets:
+            if not isinstance(target.target, (cst.Name, cst.Attribute)):
+                simple = False
+            targets.extend(_target_names(target.target))
+        self._assign(targets, node.value, simple)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._assign(list(_target_names(node.target)), node.value, True)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        for name in _target_names(node.target):
+            # An augmented value combines with what was there: record both.
+            self._bind(name, ("aug", node.value))
+
+    def visit_For(self, node: cst.For) -> None:
+        for name in _target_names(node.target):
+            self._bind(name, None)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        for name in _target_names(node.target):
+            self._bind(name, None)
+
+    # --- references ----------------------------------------------------------
+
+    def _reference(self, key: str) -> None:
+        context = self.context
+        context.refs.add(key)
+        if context.scope_depth:
+            context.in_scope_refs.add(key)
+        if self.compile_stack:
+            self.compile_stack[-1].arg_refs.add(key)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.context.loads[node.value] += 1
+        self._reference(node.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        key = _ref_key(node)
+        if key is not None and key.startswith("self."):
+            self._reference(key)
+            if api.says_strategy(node.attr.value):
+                self.context.mentions_strategy = True
+
+    # --- calls ---------------------------------------------------------------
+
+    def _event(self, kind: str, node: cst.CSTNode, **kwargs) -> Event:
+        context = self.context
+        event = Event(kind, node, context, context.scope_depth > 0, **kwargs)
+        context.events.append(event)
+        return event
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        qualified = self.qualify(func)
+        targets = self._targets_of.get(id(node), ())
+        mark: tuple[int, str, Event | None] | None = None
+
+        if any(api.strategy_class(q) for q in qualified):
+            self.strategy_in_play = True
+            self.context.owns_strategy = True
+            self.strategy_kinds.update(k for k in map(api.strategy_class, qualified) if k)
+        elif any(q in api.GET_STRATEGY for q in qualified):
+            self.strategy_in_play = True
+            self.context.mentions_strategy = True
+            self.unknown_strategy = True
+
+        if any(api.builds_model(q) or q in self.extra_model_factories for q in qualified):
+            self._event(BUILD, node, detail=qualified[0], targets=targets)
+        elif any(api.loads_model(q) for q in qualified):
+            self._event(LOAD, node, detail=qualified[0], targets=targets)
+        elif any(api.creates_optimizer(q) or api.creates_metric(q) for q in qualified):
+            inline = bool(self.compile_stack) or self.optimizer_depth > 0
+            self._event(OPTIMIZER, node, detail=qualified[0], targets=targets, inline=inline)
+            self.optimizer_depth += 1
+            mark = (id(node), "optimizer", None)
+        elif any(q in api.DATASET_FROM_DIRECTORY for q in qualified):
+            self._batch_keyword(node)
+        elif isinstance(func, cst.Attribute):
+            mark = self._method_call(node, func, qualified, targets)
+        elif isinstance(func, cst.Name) and not qualified:
+            if func.value in self.extra_model_factories:
+                self._event(BUILD, node, detail=func.value, targets=targets)
+            else:
+                self._event(CALL, node, callee=("func", func.value), targets=targets)
+        if mark is not None:
+            self._call_marks.append(mark)
+
+    def _method_call(self, node: cst.Call, func: cst.Attribute, qualified, targets):
+        attr = func.attr.value
+        receiver = func.value
+        receiver_key = _ref_key(receiver)
+        if receiver_key is not None and attr in INFERENCE_METHODS:
+            self.context.inference_uses[receiver_key] += 1
+        if qualified:
+            return None  # a module function such as re.compile or tf.function
+        if attr == "scope" and self.is_strategy(receiver):
+            self.strategy_in_play = True
+            self._note_strategy(dotted(receiver) or "")
+            return None
+        if attr == "compile" and self._looks_like_model_compile(node, receiver_key):
+            event = self._event(COMPILE, node, receiver=receiver_key)
+            self.compile_stack.append(event)
+            return (id(node), "compile", event)
+        if attr in api.BATCH_METHODS:
+            value = node.args[0] if node.args and node.args[0].keyword is None else None
+            value = value or self._keyword(node, "batch_size")
+            if value is not None:
+                self._event(BATCH, node, value=value.value, report_node=value,
+                            per_replica=self.per_replica_depth > 0)
+            return None
+        if attr in api.BATCH_SIZE_POSITION:
+            self._batch_keyword(node, api.BATCH_SIZE_POSITION[attr])
+            return None
+        if attr in api.PER_REPLICA_DATASET_APIS:
+            for arg in node.args:
+                name = dotted(arg.value)
+                if name:
+                    self.per_replica_fn_names.add(name.rsplit(".", 1)[-1])
+            self.per_replica_depth += 1
+            return (id(node), "per_replica", None)
+        if attr in api.REPLICA_RUN_APIS and self.is_strategy(receiver):
+            if node.args:
+                name = dotted(node.args[0].value)
+                if name:
+                    self.replica_fn_names.add(name.rsplit(".", 1)[-1])
+            return None
+        if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"):
+            self._event(CALL, node, callee=("method", self.context.class_name or "", attr),
+                        targets=targets)
+        elif isinstance(receiver, cst.Name):
+            self._event(CALL, node, callee=("attr", receiver.value, attr), targets=targets)
+        return None
+
+    def _keyword(self, node: cst.Call, keyword: str) -> cst.Arg | None:
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value == keyword:
+                return arg
+        return None
+
+    def _batch_keyword(self, node: cst.Call, position: int | None = None) -> None:
+        arg = self._keyword(node, "batch_size")
+        if arg is None and position is not None:
+            positional = [a for a in node.args if a.keyword is None and not a.star]
+            if len(positional) > position:
+                arg = positional[position]
+        if arg is not None:
+            self._event(BATCH, node, value=arg.value, report_node=arg,
+                        per_replica=self.per_replica_depth > 0)
+
+    def _looks_like_model_compile(self, node: cst.Call, receiver_key: str | None) -> bool:
+        if any(arg.keyword is not None and arg.keyword.value in api.COMPILE_KEYWORDS for arg in node.args):
+            return True
+        if receiver_key is None:
+            return False
+        lowered = receiver_key.lower()
+        return "model" in lowered or "net" in lowered or lowered.endswith(("classifier", "regressor"))
+
+    def leave_Call(self, original_node: cst.Call) -> None:
+        marks = self._call_marks
+        while marks and marks[-1][0] == id(original_node):
+            _, what, _event = marks.pop()
+            if what == "compile":
+                self.compile_stack.pop()
+            elif what == "optimizer":
+                self.optimizer_depth -= 1
+            elif what == "per_replica":
+                self.per_replica_depth -= 1
+
+
+class _Resolver:
+    """Turns the walk's events into findings-to-be, using function summaries."""
+
+    def __init__(self, walker: _Walker) -> None:
+        self.w = walker
+        self.model_classes = self._model_classes()
+        self._exposed: dict[int, frozenset[str]] = {}
+        self._in_progress: set[int] = set()
+        self._callees: dict[int, list] = {}
+
+    # --- classes and callees -------------------------------------------------
+
+    def _model_classes(self) -> set[str]:
+        bases = self.w.class_bases
+        models: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            for name, base_nodes in bases.items():
+                if name in models:
+                    continue
+                for base in base_nodes:
+                    if (isinstance(base, cst.Name) and base.value in models) or any(
+                        q in api.MODEL_BASES for q in self.w.qualify(base)
+                    ):
+                        models.add(name)
+                        changed = True
+                        break
+        return models
+
+    def _class_chain(self, class_name: str) -> Iterator[str]:
+        seen = set()
+        pending = [class_name]
+        while pending:
+            name = pending.pop(0)
+            if name in seen:
+                continue
+            seen.add(name)
+            yield name
+            for base in self.w.class_bases.get(name, ()):
+                if isinstance(base, cst.Name):
+                    pending.append(base.value)
+
+    def _method(self, class_name: str, attr: str) -> Context | None:
+        for name in self._class_chain(class_name):
+            found = self.w.methods.get((name, attr))
+            if found is not None:
+                return found
+        return None
+
+    def _function(self, name: str, caller: Context) -> Context | None:
+        candidates = self.w.functions.get(name)
+        if not candidates:
+            return None
+        # Prefer a function nested in the caller's own chain of definitions.
+        chain = []
+        context: Context | None = caller
+        while context is not None:
+            chain.append(context)
+            context = context.parent
+        for candidate in reversed(candidates):
+            if candidate.parent in chain:
+                return candidate
+        return candidates[-1]
+
+    def callees(self, event: Event) -> list:
+        """What a CALL event runs: ("model", class) or ("function", context)."""
+        key = id(event)
+        if key in self._callees:
+            return self._callees[key]
+        found: list = []
+        kind, *rest = event.callee or ("",)
+        if kind == "func":
+            (name,) = rest
+            if name in self.model_classes:
+                found.append(("model", name))
+            elif name in self.w.class_bases:
+                init = self._method(name, "__init__")
+                if init is not None:
+                    found.append(("function", init))
+            else:
+                function = self._function(name, event.context)
+                if function is not None:
+                    found.append(("function", function))
+        elif kind == "method":
+            class_name, attr = rest
+            method = self._method(class_name, attr) if class_name else None
+            if method is not None:
+                found.append(("function", method))
+        elif kind == "attr":
+            receiver, attr = rest
+            if receiver in self.model_classes and attr == "from_config":
+                found.append(("load", receiver))
+            else:
+                class_name = self.w.instances.get(receiver)
+                if class_name is None and receiver in self.w.class_bases:
+                    class_name = receiver  # Trainer.build(...) on the class itself
+                if class_name is not None:
+                    method = self._method(class_name, attr)
+                    if method is not None:
+                        found.append(("function", method))
+        self._callees[key] = found
+        return found
+
+    # --- summaries -----------------------------------------------------------
+
+    def exposed(self, context: Context) -> frozenset[str]:
+        """What ``context`` does outside any scope of its own, for its callers to judge."""
+        key = id(context)
+        if key in self._exposed:
+            return self._exposed[key]
+        if context.owns_strategy or key in self._in_progress:
+            return frozenset()
+        self._in_progress.add(key)
+        kinds: set[str] = set()
+        for event in context.events:
+            if event.in_scope:
+                continue
+            if event.kind in (BUILD, LOAD, COMPILE):
+                kinds.add(event.kind)
+            elif event.kind == OPTIMIZER and not event.inline:
+                kinds.add(OPTIMIZER)
+            elif event.kind == CALL:
+                for what, target in self.callees(event):
+                    if what == "model":
+                        kinds.add(BUILD)
+                    elif what == "load":
+                        kinds.add(LOAD)
+                    else:
+                        kinds |= self.exposed(target)
+        self._in_progress.discard(key)
+        result = frozenset(kinds)
+        self._exposed[key] = result
+        return result
+
+    def _roots(self) -> list[Context]:
+        for context in self.w.contexts:
+            for event in context.events:
+                if event.kind == CALL:
+                    for what, target in self.callees(event):
+                        if what == "function" and target is not context:
+                            target.call_sites.append(event)
+        roots = []
+        for context in self.w.contexts:
+            if context.is_module:
+                if self.w.strategy_in_play:
+                    roots.append(context)
+            elif context.owns_strategy:
+                roots.append(context)
+            elif not context.call_sites and context.mentions_strategy and not context.is_lambda:
+                roots.append(context)
+        return roots
+
+    # --- usage of a bound model ----------------------------------------------
+
+    def _uses(self, context: Context, name: str) -> tuple[int, int]:
+        """(all uses, inference-only uses) of ``name`` bound in ``context``."""
+        total = context.loads[name] - context.stores[name]
+        inference = context.inference_uses[name]
+        if context.is_module:
+            for other in self.w.contexts:
+                if other is context or name in other.stores or name in other.params:
+                    continue
+                total += other.loads[name]
+                inference += other.inference_uses[name]
+        return total, inference
+
+    def inference_only(self, event: Event) -> bool:
+        """A model bound to plain names used only to evaluate, predict or save.
+
+        Such a model was deliberately kept out of the strategy (the TensorFlow
+        tutorials load an "unreplicated" copy to evaluate it), so it is no mistake.
+        """
+        targets = event.targets
+        if not targets or any("." in target for target in targets):
+            return False
+        for target in targets:
+            total, inference = self._uses(event.context, target)
+            if total <= 0 or inference < total:
+                return False
+        return True
+
+    def _optimizer_used_in_strategy(self, event: Event, exempt_compiles: set[int]) -> bool:
+        targets = event.targets
+        if any(target.endswith(".optimizer") for target in targets):
+            return True
+        for target in targets:
+            for context in self._contexts_seeing(event.context, target):
+                if target in context.in_scope_refs:
+                    return True
+                if context.name in self.w.replica_fn_names and target in context.refs:
+                    return True
+                for other in context.events:
+                    if (
+                        other.kind == COMPILE
+                        and id(other) not in exempt_compiles
+                        and target in other.arg_refs
+                    ):
+                        return True
+        return False
+
+    def _contexts_seeing(self, context: Context, target: str) -> Iterator[Context]:
+        yield context
+        if target.startswith("self."):
+            for other in self.w.contexts:
+                if other is not context and other.class_name and other.class_name == context.class_name:
+                    yield other
+        elif context.is_module:
+            for other in self.w.contexts:
+                if other is not context and target not in other.stores and target not in other.params:
+                    yield other
+
+    # --- the verdict -----------------------------------------------------------
+
+    def resolve(self) -> Analysis:
+        w = self.w
+        outside: list[OutsideScope] = []
+        batches: list[UnscaledBatch] = []
+        if not w.strategy_in_play:
+            return Analysis(False, outside, batches, "")
+        exempt_compiles: set[int] = set()
+        inference_names: set[tuple[int, str]] = set()
+        roots = self._roots()
+        root_events = [e for root in roots for e in root.events if not e.in_scope]
+        for event in root_events:
+            if event.kind in (BUILD, LOAD) and self.inference_only(event):
+                inference_names.update((id(event.context), t) for t in event.targets)
+        for event in root_events:
+            if event.kind == COMPILE and (id(event.context), event.receiver) in inference_names:
+                exempt_compiles.add(id(event))
+
+        seen: set[tuple[int, str]] = set()
+
+        def report(kind: str, node: cst.CSTNode, via: str | None = None) -> None:
+            if (id(node), kind) not in seen:
+                seen.add((id(node), kind))
+                outside.append(OutsideScope(kind, node, via))
+
+        for event in root_events:
+            if event.kind in (BUILD, LOAD):
+                if (id(event.context), event.targets[0] if event.targets else "") not in inference_names:
+                    report(event.kind, event.node)
+            elif event.kind == COMPILE:
+                if id(event) not in exempt_compiles:
+                    report(COMPILE, event.node)
+            elif event.kind == OPTIMIZER:
+                if not event.inline and self._optimizer_used_in_strategy(event, exempt_compiles):
+                    report(OPTIMIZER, event.node)
+            elif event.kind == CALL:
+                self._report_call(event, report, exempt_compiles)
+
+        if not (w.strategy_kinds == {"OneDeviceStrategy"} and not w.unknown_strategy):
+            for context in w.contexts:
+                for event in context.events:
+                    if event.kind == BATCH and not self._per_replica(event):
+                        verdict, value = self.batch_value(event.value, context, 0)
+                        if verdict == "const":
+                            batches.append(UnscaledBatch(event.report_node or event.node, value))
+        outside.sort(key=lambda o: id(o.node))
+        return Analysis(True, outside, batches, w.strategy_name or "strategy")
+
+    def _report_call(self, event: Event, report, exempt_compiles: set[int]) -> None:
+        for what, target in self.callees(event):
+            if what == "model":
+                if not self.inference_only(event):
+                    report(BUILD, event.node, None)
+                continue
+            if what == "load":
+                report(LOAD, event.node, None)
+                continue
+            kinds = self.exposed(target)
+            via = target.name
+            if BUILD in kinds and not self.inference_only(event):
+                report(BUILD, event.node, via)
+            if LOAD in kinds and not self.inference_only(event):
+                report(LOAD, event.node, via)
+            if COMPILE in kinds:
+                report(COMPILE, event.node, via)
+            if OPTIMIZER in kinds and not kinds & {BUILD, LOAD, COMPILE}:
+                if self._optimizer_used_in_strategy(event, exempt_compiles):
+                    report(OPTIMIZER, event.node, via)
+
+    def _per_replica(self, event: Event) -> bool:
+        if event.per_replica:
+            return True
+        context: Context | None = event.context
+        while context is not None and not context.is_module:
+            if context.per_replica or context.name in self.w.per_replica_fn_names:
+                return True
+            context = context.parent
+        return False
+
+    # --- batch sizes -----------------------------------------------------------
+
+    def batch_value(self, node, context: Context, depth: int) -> tuple[str, int | None]:
+        """("const", n), ("derived", None) when scaled by the replica count, or ("unknown", None)."""
+        if depth > 12 or node is None:
+            return "unknown", None
+        if isinstance(node, cst.Integer):
+            try:
+                return "const", int(node.evaluated_value)
+            except ValueError:
+                return "unknown", None
+        if isinstance(node, cst.Attribute):
+            if node.attr.value == "num_replicas_in_sync":
+                return "derived", None
+            return "unknown", None
+        if isinstance(node, cst.BinaryOperation):
+            left = self.batch_value(node.left, context, depth + 1)
+            right = self.batch_value(node.right, context, depth + 1)
+            return _combine(left, right, node.operator)
+        if isinstance(node, cst.Name):
+            return self._name_value(node.value, context, depth)
+        if isinstance(node, cst.Call):
+            if _mentions_replicas(node):
+                return "derived", None
+            return "unknown", None
+        return "unknown", None
+
+    def _name_value(self, name: str, context: Context, depth: int) -> tuple[str, int | None]:
+        scope: Context | None = context
+        while scope is not None:
+            if name in scope.params:
+                return "unknown", None
+            if name in scope.assignments:
+                break
+            scope = scope.parent
+        if scope is None:
+            scope = self.w.module_context
+            if name not in scope.assignments:
+                return "unknown", None
+        values = scope.assignments[name]
+        verdicts = []
+        for value in values:
+            if value is None:
+                return "unknown", None
+            if isinstance(value, tuple):  # augmented assignment
+                verdicts.append(("aug", self.batch_value(value[1], scope, depth + 1)))
+            else:
+                verdicts.append(("set", self.batch_value(value, scope, depth + 1)))
+        if any(v[1][0] == "derived" for v in verdicts):
+            return "derived", None
+        if all(v[1][0] == "const" for v in verdicts):
+            numbers = {v[1][1] for v in verdicts if v[0] == "set"}
+            has_aug = any(v[0] == "aug" for v in verdicts)
+            return "const", (numbers.pop() if len(numbers) == 1 and not has_aug else None)
+        return "unknown", None
+
+
+def _combine(left, right, operator) -> tuple[str, int | None]:
+    if "derived" in (left[0], right[0]):
+        return "derived", None
+    if left[0] == "const" and right[0] == "const":
+        a, b = left[1], right[1]
+        if a is None or b is None:
+            return "const", None
+        if isinstance(operator, cst.Multiply):
+            return "const", a * b
+        if isinstance(operator, cst.Add):
+            return "const", a + b
+        if isinstance(operator, cst.Subtract):
+            return "const", a - b
+        if isinstance(operator, cst.FloorDivide) and b:
+            return "const", a // b
+        if isinstance(operator, cst.LeftShift):
+            return "const", a << b if b < 64 else None
+        return "unknown", None
+    return "unknown", None
+
+
+def _mentions_replicas(node: cst.CSTNode) -> bool:
+    pending: list[cst.CSTNode] = [node]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, cst.Attribute) and current.attr.value in (
+            "num_replicas_in_sync",
+            "get_per_replica_batch_size",
+        ):
+            return True
+        pending.extend(current.children)
+    return False

@@ -1,0 +1,123 @@
+"""One file's text in, its findings out: file -> source -> analysis -> findings.
+
+Everything the command line and the flake8 adapter report goes through
+:func:`check_source`, which is how ``flake8 --select MG`` and
+``mirrorguard check`` agree line for line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from mirrorguard.checker import source as sources
+from mirrorguard.checker.analysis import analyse
+from mirrorguard.checker.findings import Finding
+from mirrorguard.checker.rules import ALL_RULES, UNREADABLE, Unit
+
+# A file with no strategy in play gets no MG1xx/MG2xx finding, and every way of
+# putting one in play spells "strategy" or "strat" somewhere (the class names,
+# get_strategy, a strategy-named variable). Most files fail this test and are
+# never handed to libcst, which is ten times slower to parse than ``ast``.
+_MAY_HAVE_STRATEGY = re.compile(r"(?i)strategy|\bstrat\b|_strat\b")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What to report. Codes in ``select``/``ignore`` are codes or prefixes."""
+
+    select: tuple[str, ...] = ("MG",)
+    ignore: tuple[str, ...] = ()
+    extra_strategy_names: tuple[str, ...] = ()
+    extra_model_factories: tuple[str, ...] = ()
+    respect_noqa: bool = True
+    _prefilter: re.Pattern = field(default=_MAY_HAVE_STRATEGY, compare=False, repr=False)
+
+    def enabled(self, code: str) -> bool:
+        """The most specific matching prefix wins, as in ruff and flake8."""
+        chosen = max((p for p in self.select if code.startswith(p)), key=len, default=None)
+        if chosen is None:
+            return False
+        ignored = max((p for p in self.ignore if code.startswith(p)), key=len, default=None)
+        return ignored is None or len(chosen) > len(ignored)
+
+    def may_have_strategy(self, text: str) -> bool:
+        if _MAY_HAVE_STRATEGY.search(text):
+            return True
+        return any(name in text for name in self.extra_strategy_names)
+
+
+DEFAULT_SETTINGS = Settings()
+
+
+def check_source(
+    text: str,
+    path: str = "<string>",
+    settings: Settings = DEFAULT_SETTINGS,
+    *,
+    compiled: bool = False,
+) -> list[Finding]:
+    """Findings for one module's source text, sorted by position.
+
+    ``compiled`` says the caller already knows CPython accepts the text (flake8
+    compiled it), which saves compiling it again.
+    """
+    if not compiled:
+        rejected = sources.cpython_rejects(text, path)
+        if rejected is not None:
+            return _unreadable(path, rejected, settings)
+    if not settings.may_have_strategy(text):
+        return []
+    try:
+        module = cst.parse_module(text)
+    except (cst.ParserSyntaxError, RecursionError, ValueError):
+        # CPython accepts what libcst cannot parse (rare: newer syntax than
+        # this libcst knows). Nothing to analyse, and nothing wrong to report.
+        return []
+    try:
+        analysis = analyse(
+            module,
+            extra_strategy_names=settings.extra_strategy_names,
+            extra_model_factories=settings.extra_model_factories,
+        )
+    except RecursionError:
+        return []
+    if not analysis.strategy_in_play:
+        return []
+    unit = Unit(module, analysis)
+    raw = [
+        (rule, node, message)
+        for rule in ALL_RULES
+        if rule.check is not None and settings.enabled(rule.code)
+        for node, message in rule.check(unit)
+    ]
+    if not raw:
+        return []
+    # Positions are computed only for files that have findings: libcst's
+    # PositionProvider costs several times the parse itself.
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    lines = text.splitlines()
+    findings = []
+    for rule, node, message in raw:
+        start = positions[node].start
+        if settings.respect_noqa and start.line <= len(lines):
+            if sources.suppressed(rule.code, sources.noqa_codes(lines[start.line - 1])):
+                continue
+        findings.append(Finding(path, start.line, start.column + 1, rule.code, rule.name, message))
+    return sorted(set(findings))
+
+
+def _unreadable(path: str, why: sources.Unreadable, settings: Settings) -> list[Finding]:
+    if not settings.enabled(UNREADABLE.code):
+        return []
+    return [Finding(path, why.line, why.column, UNREADABLE.code, UNREADABLE.name, why.reason)]
+
+
+def check_file(path: str, settings: Settings = DEFAULT_SETTINGS) -> list[Finding]:
+    decoded = sources.read_file(path)
+    if isinstance(decoded, sources.Unreadable):
+        return _unreadable(path, decoded, settings)
+    return check_source(decoded.text, path, settings)

@@ -1,0 +1,36 @@
+"""The one record every part of the checker hands on: a finding."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """One problem at one place.
+
+    ``line`` is 1-based and ``column`` 1-based, as editors and ``path:line:col``
+    output show them (flake8 plugins yield 0-based columns; the adapter converts).
+    """
+
+    path: str
+    line: int
+    column: int
+    code: str
+    name: str = field(compare=False)
+    message: str = field(compare=False)
+    # Notebooks: the 1-based code-cell number; ``line`` then counts within the cell.
+    cell: int | None = field(default=None, compare=False)
+
+    def as_dict(self) -> dict:
+        data = {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "code": self.code,
+            "name": self.name,
+            "message": self.message,
+        }
+        if self.cell is not None:
+            data["cell"] = self.cell
+        return data

@@ -1,0 +1,216 @@
+"""What the checker knows about TensorFlow and Keras names.
+
+Every dotted name the analysis resolves is first *canonicalised*: the many
+spellings of one API (``tf.keras``, ``tensorflow.keras``, ``tf_keras``,
+``tf.compat.v2.keras``, ``tensorflow.python.keras``) become one (``keras``), so
+the tables below list each API once.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Longest prefix first: the first match wins.
+_CANONICAL_PREFIXES: tuple[tuple[str, str], ...] = (
+    ("tensorflow.compat.v2.keras", "keras"),
+    ("tensorflow.compat.v1.keras", "keras"),
+    ("tensorflow.python.keras", "keras"),
+    ("tensorflow.keras", "keras"),
+    ("tensorflow.compat.v2", "tensorflow"),
+    ("tensorflow.compat.v1", "tensorflow"),
+    ("tf_keras", "keras"),
+    ("keras.api._v2.keras", "keras"),
+    ("keras.api", "keras"),
+    ("keras._tf_keras.keras", "keras"),
+    ("keras.src.engine.sequential", "keras.models"),
+    ("keras.src.engine.training", "keras.models"),
+    ("keras.src.models.sequential", "keras.models"),
+    ("keras.src.models.model", "keras.models"),
+    ("keras.engine.sequential", "keras.models"),
+    ("keras.engine.training", "keras.models"),
+)
+
+
+def canonical(qualified: str) -> str:
+    """Return the one spelling the tables below use for ``qualified``."""
+    for prefix, replacement in _CANONICAL_PREFIXES:
+        if qualified == prefix or qualified.startswith(prefix + "."):
+            return replacement + qualified[len(prefix):]
+    return qualified
+
+
+# --- strategies -------------------------------------------------------------
+
+STRATEGY_CLASSES = frozenset(
+    {
+        "MirroredStrategy",
+        "MultiWorkerMirroredStrategy",
+        "TPUStrategy",
+        "CentralStorageStrategy",
+        "ParameterServerStrategy",
+        "OneDeviceStrategy",
+    }
+)
+
+
+def strategy_class(name: str) -> str | None:
+    """The strategy class a canonical name constructs, or None.
+
+    ``tensorflow.distribute.MirroredStrategy``,
+    ``tensorflow.distribute.experimental.MultiWorkerMirroredStrategy`` and the
+    private ``tensorflow.python.distribute.*`` spellings all count.
+    """
+    head, _, last = name.rpartition(".")
+    if last in STRATEGY_CLASSES and head.startswith("tensorflow") and "distribute" in head:
+        return last
+    return None
+
+
+GET_STRATEGY = frozenset({"tensorflow.distribute.get_strategy"})
+
+# Names that say "this is a strategy": strategy, mirrored_strategy, strat,
+# distribution_strategy, tpuStrategy, strategy2, dist_strat.
+_STRATEGY_NAME = re.compile(r"(?i)^_*(?:\w*strategy|strat|\w+_strat)\d*$")
+
+
+def says_strategy(identifier: str) -> bool:
+    return bool(_STRATEGY_NAME.match(identifier))
+
+
+# A call whose function name says it hands back a strategy scope, such as
+# tensorflow_ranking's ``strategy_utils.strategy_scope(strategy)``.
+def says_strategy_scope(identifier: str) -> bool:
+    return identifier.lower().endswith("strategy_scope")
+
+
+# --- models -----------------------------------------------------------------
+
+MODEL_CLASSES = frozenset(
+    {
+        "keras.Sequential",
+        "keras.Model",
+        "keras.models.Sequential",
+        "keras.models.Model",
+        "keras.Functional",
+        "keras.models.Functional",
+    }
+)
+
+# Subclassing one of these makes a class a Keras model.
+MODEL_BASES = MODEL_CLASSES
+
+_PRESET_PACKAGES = ("keras_hub.models.", "keras_nlp.models.", "keras_cv.models.")
+
+
+def builds_model(name: str) -> bool:
+    """True when calling ``name`` constructs a Keras model with fresh variables."""
+    if name in MODEL_CLASSES:
+        return True
+    if name.startswith("keras.applications."):
+        # Classes and constructors are capitalised (ResNet50, EfficientNetB0);
+        # the lower-case helpers (preprocess_input, decode_predictions) hold
+        # no variables.
+        return name.rpartition(".")[2][:1].isupper()
+    if name.startswith(_PRESET_PACKAGES):
+        last = name.rpartition(".")[2]
+        return last == "from_preset" or last[:1].isupper()
+    return False
+
+
+LOADERS = frozenset(
+    {
+        "keras.models.load_model",
+        "keras.saving.load_model",
+        "keras.models.clone_model",
+        "keras.models.model_from_json",
+        "keras.models.model_from_config",
+        "keras.models.model_from_yaml",
+        "keras.saving.model_from_json",
+        "keras.src.saving.saving_api.load_model",
+        "keras.src.models.cloning.clone_model",
+        "keras.Model.from_config",
+        "keras.models.Model.from_config",
+        "keras.Sequential.from_config",
+        "keras.models.Sequential.from_config",
+    }
+)
+
+
+def loads_model(name: str) -> bool:
+    """True when calling ``name`` loads, clones or deserialises a Keras model."""
+    if name in LOADERS:
+        return True
+    head, _, last = name.rpartition(".")
+    # Hugging Face's TF models: TFAutoModel.from_pretrained, TFBertModel.from_pretrained.
+    if last == "from_pretrained" and head.startswith("transformers.TF"):
+        return True
+    return False
+
+
+# --- optimizers and metrics -------------------------------------------------
+
+def creates_optimizer(name: str) -> bool:
+    """True for optimizer constructors (they create slot and iteration variables)."""
+    head, _, last = name.rpartition(".")
+    if name.startswith("keras.optimizers.schedules."):
+        return False  # learning-rate schedules hold no variables
+    if name in {"keras.optimizers.get", "keras.optimizers.deserialize"}:
+        return True
+    if name.startswith("keras.mixed_precision."):
+        return last.endswith("Optimizer")  # not Policy
+    if name.startswith(("keras.optimizers.", "tensorflow_addons.optimizers.")):
+        return last[:1].isupper()
+    return name in {"transformers.AdamWeightDecay", "transformers.create_optimizer"}
+
+
+def creates_metric(name: str) -> bool:
+    """True for metric classes; the lower-case metric functions are stateless."""
+    if name.startswith(("keras.metrics.", "tensorflow_addons.metrics.")):
+        return name.rpartition(".")[2][:1].isupper()
+    return False
+
+
+# --- batches ----------------------------------------------------------------
+
+BATCH_METHODS = frozenset({"batch", "padded_batch"})
+# Keras methods whose batch_size is the global batch: (method, positional index
+# of batch_size counting from 0 for the first argument after self).
+BATCH_SIZE_POSITION = {"fit": 2, "evaluate": 2}
+DATASET_FROM_DIRECTORY = frozenset(
+    {
+        "keras.utils.image_dataset_from_directory",
+        "keras.utils.text_dataset_from_directory",
+        "keras.utils.audio_dataset_from_directory",
+        "keras.preprocessing.image_dataset_from_directory",
+        "keras.preprocessing.text_dataset_from_directory",
+    }
+)
+# APIs that call a dataset function once per input pipeline with an
+# InputContext: a batch size inside that function is per replica.
+PER_REPLICA_DATASET_APIS = frozenset(
+    {
+        "distribute_datasets_from_function",
+        "experimental_distribute_datasets_from_function",
+        "distribute_values_from_function",
+    }
+)
+# Functions handed to these run once per replica.
+REPLICA_RUN_APIS = frozenset({"run", "experimental_run_v2", "call_for_each_replica"})
+
+# Keras keywords that only model.compile takes: they tell model.compile(...)
+# apart from re.compile(...) and friends when the receiver is unknown.
+COMPILE_KEYWORDS = frozenset(
+    {
+        "optimizer",
+        "loss",
+        "metrics",
+        "loss_weights",
+        "weighted_metrics",
+        "run_eagerly",
+        "steps_per_execution",
+        "jit_compile",
+        "auto_scale_loss",
+        "target_tensors",
+        "sample_weight_mode",
+    }
+)

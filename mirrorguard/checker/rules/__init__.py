@@ -1,0 +1,26 @@
+"""Every rule, in code order. One module per rule, its docs and cases beside it."""
+
+from __future__ import annotations
+
+from mirrorguard.checker.rules import (
+    mg000_unreadable_file,
+    mg101_model_built_outside_strategy_scope,
+    mg102_compile_outside_strategy_scope,
+    mg103_optimizer_or_metric_outside_strategy_scope,
+    mg104_model_loaded_outside_strategy_scope,
+    mg201_unscaled_global_batch_size,
+)
+from mirrorguard.checker.rules.base import Case, Rule, Unit
+
+ALL_RULES: tuple[Rule, ...] = (
+    mg000_unreadable_file.RULE,
+    mg101_model_built_outside_strategy_scope.RULE,
+    mg102_compile_outside_strategy_scope.RULE,
+    mg103_optimizer_or_metric_outside_strategy_scope.RULE,
+    mg104_model_loaded_outside_strategy_scope.RULE,
+    mg201_unscaled_global_batch_size.RULE,
+)
+RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
+UNREADABLE = mg000_unreadable_file.RULE
+
+__all__ = ["ALL_RULES", "RULES_BY_CODE", "UNREADABLE", "Case", "Rule", "Unit"]

@@ -1,0 +1,78 @@
+"""MG104 model-loaded-outside-strategy-scope."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from mirrorguard.checker.analysis import LOAD
+from mirrorguard.checker.rules.base import Case, Rule, Unit
+
+
+def check(unit: Unit) -> Iterator[tuple]:
+    for item in unit.analysis.outside_scope:
+        if item.kind != LOAD:
+            continue
+        what = f"`{item.via}()`" if item.via else f"`{unit.callee(item.node)}`"
+        verb = "call it" if item.via else "load it"
+        yield item.node, (
+            f"{what} loads a Keras model outside `{unit.scope}`; {verb} inside `with {unit.scope}:`"
+        )
+
+
+RULE = Rule(
+    code="MG104",
+    name="model-loaded-outside-strategy-scope",
+    summary="Keras model loaded, cloned or deserialised outside `strategy.scope()`",
+    fix="safe",
+    check=check,
+    docs="""
+    ## What it does
+    Flags `load_model` in all its spellings (`keras.models.load_model`,
+    `keras.saving.load_model`, `tf.keras.models.load_model`), `clone_model`,
+    `model_from_json`, `model_from_config`, `Model.from_config` and Hugging
+    Face `TF*.from_pretrained` outside the strategy's scope. A loaded model
+    that is only evaluated or used to predict is left alone.
+
+    ## Why is this bad?
+    Loading creates the model's variables: outside the scope they are not
+    mirrored, so further training either runs on one replica or fails as a
+    model built outside does (see MG101).
+
+    ## Example
+    ```python
+    model = tf.keras.models.load_model("checkpoint.keras")
+    model.fit(train_ds, epochs=3)
+    ```
+
+    ## Use instead
+    ```python
+    with strategy.scope():
+        model = tf.keras.models.load_model("checkpoint.keras")
+    model.fit(train_ds, epochs=3)
+    ```
+    """,
+    valid=(
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        restored = tf.keras.models.load_model("m.keras")
+        restored.evaluate(eval_ds)
+        """),
+    ),
+    invalid=(
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        model = tf.keras.models.load_model("m.keras")
+        model.fit(train_ds)
+        """, lines=(3,)),
+        Case("""
+        from keras.models import clone_model
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            base = make()
+        copy = clone_model(base)
+        train(copy)
+        """, lines=(5,)),
+    ),
+)

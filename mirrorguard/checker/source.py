@@ -1,0 +1,100 @@
+"""From bytes on disk to text the analysis can trust, or a reason it can't.
+
+Decoding follows PEP 263 (BOM, then a coding cookie, else UTF-8) so a latin-1
+file with its cookie reads as Python reads it. Whether CPython accepts the file
+is asked of CPython itself (``compile``), so MG000 means exactly "Python would
+refuse to run this".
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """Why a file cannot be analysed, and where (1-based line and column)."""
+
+    reason: str
+    line: int = 1
+    column: int = 1
+
+
+@dataclass(frozen=True)
+class DecodedSource:
+    text: str
+    encoding: str
+    bom: bool
+
+
+def decode(data: bytes) -> DecodedSource | Unreadable:
+    """Decode Python source bytes the way the interpreter does."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:  # unknown or conflicting coding cookie
+        return Unreadable(f"cannot decode: {exc}", getattr(exc, "lineno", None) or 1)
+    bom = encoding == "utf-8-sig"
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        return Unreadable(
+            f"cannot decode as {encoding}: byte 0x{data[exc.start]:02x} is not valid "
+            f"(declare the encoding with a `# -*- coding: ... -*-` line or save as UTF-8)",
+            line,
+            column,
+        )
+    except LookupError:
+        return Unreadable(f"cannot decode: unknown encoding {encoding!r}")
+    return DecodedSource(text, "utf-8" if bom else encoding, bom)
+
+
+def read_file(path: str) -> DecodedSource | Unreadable:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        return Unreadable(f"cannot read: {exc.strerror or exc}")
+    return decode(data)
+
+
+def cpython_rejects(text: str, filename: str) -> Unreadable | None:
+    """Compile ``text`` with this interpreter; say why it refuses, if it does."""
+    if "\0" in text:
+        line = text.count("\n", 0, text.index("\0")) + 1
+        return Unreadable("source code contains a NUL byte", line)
+    try:
+        compile(text, filename, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        message = exc.msg or "invalid syntax"
+        return Unreadable(f"syntax error: {message}", exc.lineno or 1, max(exc.offset or 1, 1))
+    except (ValueError, MemoryError, RecursionError, OverflowError) as exc:
+        return Unreadable(f"Python cannot compile this file: {exc or type(exc).__name__}")
+    return None
+
+
+# ``# noqa`` and ``# noqa: MG101,MG2`` as flake8 spells them.
+_NOQA = re.compile(
+    r"#\s*noqa(?::[\s]?(?P<codes>[A-Z][0-9]*(?:[,\s]+[A-Z][0-9]*)*))?", re.IGNORECASE
+)
+
+
+def noqa_codes(line_text: str) -> frozenset[str] | None:
+    """None: no noqa on the line; empty set: a bare ``# noqa``; else the codes (prefixes)."""
+    match = _NOQA.search(line_text)
+    if match is None:
+        return None
+    codes = match.group("codes")
+    if not codes:
+        return frozenset()
+    return frozenset(code.upper() for code in re.split(r"[,\s]+", codes) if code)
+
+
+def suppressed(code: str, noqa: frozenset[str] | None) -> bool:
+    if noqa is None:
+        return False
+    return not noqa or any(code.startswith(prefix) for prefix in noqa)
