@@ -108,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mirrorguard {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _check_parser(sub).set_defaults(handler=run_check)
+    from mirrorguard.fixer.cli import add_parser as add_fix_parser
+
+    add_fix_parser(sub)
     rule = sub.add_parser("rule", help="print a rule's documentation")
     rule.add_argument("code", help="a rule code (MG101) or name")
     rule.set_defaults(handler=run_rule)

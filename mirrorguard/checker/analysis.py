@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Mapping
 
 import libcst as cst
 
@@ -121,10 +121,75 @@ class Analysis:
 
 
 def analyse(module: cst.Module, *, extra_strategy_names: Iterable[str] = (),
-            extra_model_factories: Iterable[str] = ()) -> Analysis:
-    walker = _Walker(set(extra_strategy_names), set(extra_model_factories))
+            extra_model_factories: Iterable[str] = (),
+            external: Mapping[str, frozenset[str]] | None = None) -> Analysis:
+    """Analyse one module.
+
+    ``external`` maps qualified names of functions defined in *other* files of
+    the checked tree (``models.build_model``, ``.nets.make_net``: spelled as
+    this file's imports reach them) to what they do outside a scope (see
+    :func:`summarise`), so they are judged at their call sites here.
+    """
+    walker = _Walker(set(extra_strategy_names), set(extra_model_factories), external or {})
     module.visit(walker)
     return _Resolver(walker).resolve()
+
+
+def summarise(module: cst.Module) -> dict[str, frozenset[str]]:
+    """What each module-level function and model class does outside a scope of its own.
+
+    Keys are the names as the module defines them; values are sets of BUILD,
+    LOAD, COMPILE and OPTIMIZER. Used for cross-file analysis.
+    """
+    walker = _Walker(set(), set(), {})
+    module.visit(walker)
+    resolver = _Resolver(walker)
+    summary: dict[str, frozenset[str]] = {}
+    for name, contexts in walker.functions.items():
+        top = [c for c in contexts if c.parent is walker.module_context]
+        if top:
+            kinds = resolver.exposed(top[-1])
+            if kinds:
+                summary[name] = kinds
+    for name in resolver.model_classes:
+        summary[name] = frozenset({BUILD})
+    return summary
+
+
+def imported_modules(module: cst.Module) -> set[str]:
+    """The modules a file imports from, as written (``.nets``, ``trainer.models``)."""
+    found: set[str] = set()
+    for statement in _walk_statements(module.body):
+        if isinstance(statement, cst.Import):
+            for alias in statement.names:
+                name = dotted(alias.name)
+                if name:
+                    found.add(name)
+        elif isinstance(statement, cst.ImportFrom) and not isinstance(statement.names, cst.ImportStar):
+            base = ("." * len(statement.relative)) + (dotted(statement.module) if statement.module else "")
+            found.add(base)
+            for alias in statement.names:
+                name = dotted(alias.name)
+                if name:
+                    found.add(f"{base}.{name}" if base and not base.endswith(".") else base + name)
+    return found
+
+
+def _walk_statements(body) -> Iterator[cst.CSTNode]:
+    for statement in body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            yield from statement.body
+        elif isinstance(statement, (cst.If, cst.Try, cst.With)):
+            yield from _walk_statements(statement.body.body)
+            if isinstance(statement, cst.If) and statement.orelse is not None:
+                orelse = statement.orelse
+                if isinstance(orelse, cst.If):
+                    yield from _walk_statements([orelse])
+                else:
+                    yield from _walk_statements(orelse.body.body)
+            if isinstance(statement, cst.Try):
+                for handler in statement.handlers:
+                    yield from _walk_statements(handler.body.body)
 
 
 def dotted(node: cst.CSTNode) -> str | None:
@@ -177,8 +242,10 @@ def _ref_key(node: cst.CSTNode) -> str | None:
 class _Walker(cst.CSTVisitor):
     """Records imports, bindings, scopes and events in one walk."""
 
-    def __init__(self, extra_strategy_names: set[str], extra_model_factories: set[str]) -> None:
+    def __init__(self, extra_strategy_names: set[str], extra_model_factories: set[str],
+                 external: Mapping[str, frozenset[str]]) -> None:
         super().__init__()
+        self.external = external
         self.extra_strategy_names = extra_strategy_names
         self.extra_model_factories = {api.canonical(n) for n in extra_model_factories}
         self.imports: dict[str, set[str]] = {}
@@ -514,6 +581,9 @@ class _Walker(cst.CSTVisitor):
             mark = (id(node), "optimizer", None)
         elif any(q in api.DATASET_FROM_DIRECTORY for q in qualified):
             self._batch_keyword(node)
+        elif self.external and any(q in self.external for q in qualified):
+            name = next(q for q in qualified if q in self.external)
+            self._event(CALL, node, callee=("external", name), targets=targets)
         elif isinstance(func, cst.Attribute):
             mark = self._method_call(node, func, qualified, targets)
         elif isinstance(func, cst.Name) and not qualified:
@@ -690,6 +760,9 @@ class _Resolver:
                 function = self._function(name, event.context)
                 if function is not None:
                     found.append(("function", function))
+        elif kind == "external":
+            (name,) = rest
+            found.append(("external", name))
         elif kind == "method":
             class_name, attr = rest
             method = self._method(class_name, attr) if class_name else None
@@ -730,16 +803,20 @@ class _Resolver:
                 kinds.add(OPTIMIZER)
             elif event.kind == CALL:
                 for what, target in self.callees(event):
-                    if what == "model":
-                        kinds.add(BUILD)
-                    elif what == "load":
-                        kinds.add(LOAD)
-                    else:
-                        kinds |= self.exposed(target)
+                    kinds |= self._callee_kinds(what, target)
         self._in_progress.discard(key)
         result = frozenset(kinds)
         self._exposed[key] = result
         return result
+
+    def _callee_kinds(self, what: str, target) -> frozenset[str]:
+        if what == "model":
+            return frozenset({BUILD})
+        if what == "load":
+            return frozenset({LOAD})
+        if what == "external":
+            return self.w.external[target]
+        return self.exposed(target)
 
     def _roots(self) -> list[Context]:
         for context in self.w.contexts:
@@ -785,6 +862,9 @@ class _Resolver:
         for target in targets:
             total, inference = self._uses(event.context, target)
             if total <= 0 or inference < total:
+                return False
+            # Used inside a scope (compiled there, say): meant for the strategy.
+            if any(target in c.in_scope_refs for c in self._contexts_seeing(event.context, target)):
                 return False
         return True
 
@@ -864,7 +944,6 @@ class _Resolver:
                         verdict, value = self.batch_value(event.value, context, 0)
                         if verdict == "const":
                             batches.append(UnscaledBatch(event.report_node or event.node, value))
-        outside.sort(key=lambda o: id(o.node))
         return Analysis(True, outside, batches, w.strategy_name or "strategy")
 
     def _report_call(self, event: Event, report, exempt_compiles: set[int]) -> None:
@@ -876,8 +955,8 @@ class _Resolver:
             if what == "load":
                 report(LOAD, event.node, None)
                 continue
-            kinds = self.exposed(target)
-            via = target.name
+            kinds = self._callee_kinds(what, target)
+            via = target.rsplit(".", 1)[-1] if what == "external" else target.name
             if BUILD in kinds and not self.inference_only(event):
                 report(BUILD, event.node, via)
             if LOAD in kinds and not self.inference_only(event):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Mapping
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -33,6 +34,9 @@ class Settings:
     ignore: tuple[str, ...] = ()
     extra_strategy_names: tuple[str, ...] = ()
     extra_model_factories: tuple[str, ...] = ()
+    # Cross-file analysis: qualified name -> what that function does outside a
+    # scope (see analysis.summarise), for helpers imported from other files.
+    external: Mapping[str, frozenset[str]] = field(default_factory=dict, compare=False)
     respect_noqa: bool = True
     _prefilter: re.Pattern = field(default=_MAY_HAVE_STRATEGY, compare=False, repr=False)
 
@@ -82,6 +86,7 @@ def check_source(
             module,
             extra_strategy_names=settings.extra_strategy_names,
             extra_model_factories=settings.extra_model_factories,
+            external=settings.external,
         )
     except RecursionError:
         return []

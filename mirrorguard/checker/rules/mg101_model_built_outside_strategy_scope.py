@@ -109,21 +109,23 @@ RULE = Rule(
             model.compile(optimizer="adam", loss="mse")
         """, lines=(3,)),
         Case("""
+        import tensorflow as tf
         from tensorflow import keras
         def build():
             return keras.Sequential([keras.layers.Dense(1)])
         strategy = tf.distribute.MirroredStrategy()
         model = build()
         model.fit(ds)
-        """, lines=(5,)),
+        """, lines=(6,)),
         Case("""
         import keras
+        from tensorflow.distribute import MirroredStrategy as MS
         class Net(keras.Model):
             pass
-        strategy = tf.distribute.MirroredStrategy()
+        strategy = MS()
         net = Net()
         with strategy.scope():
             net.compile(optimizer="adam", loss="mse")
-        """, lines=(5,)),
+        """, lines=(6,)),
     ),
 )

@@ -1,0 +1,1 @@
+"""``mirrorguard fix``: move model construction, optimizers and compile into the strategy scope."""
