@@ -37,6 +37,12 @@ def run(args: argparse.Namespace, extra_callbacks=()) -> float:
 
     # 1. The strategy comes first: devices can only be split, and a multi-worker
     #    cluster joined, before TensorFlow's runtime starts.
+    if args.strategy == "multiworker" and tf.keras.Model.__module__.startswith("keras."):
+        raise SetupError(
+            "Keras 3 cannot fit() under MultiWorkerMirroredStrategy (keras-team/keras#20585); "
+            "run the workers with TF_USE_LEGACY_KERAS=1 and tf-keras installed "
+            "(pip install 'mirrorguard[legacy]')"
+        )
     devices = configure_devices(tf, args.gpus, args.replicas)
     strategy = make_strategy(args.strategy, devices)
     replicas = strategy.num_replicas_in_sync
