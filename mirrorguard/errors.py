@@ -12,8 +12,30 @@ class MirrorGuardError(RuntimeError):
 
 
 class NotMirroredError(MirrorGuardError):
-    """Model or optimizer variables are not distributed variables of the strategy."""
+    """Model or optimizer variables are not distributed variables of the strategy.
+
+    Attributes:
+        variables: paths of the offending variables, when known (the callback
+            fills it; errors translated by `explain_errors` leave it empty).
+    """
+
+    variables: tuple[str, ...] = ()
 
 
 class UnevenBatchError(MirrorGuardError):
-    """A global batch does not split evenly across the replicas in sync."""
+    """A global batch does not split evenly across the replicas in sync.
+
+    Attributes:
+        global_batch_size: rows in the global batch, or None when unknown.
+        num_replicas: replicas in sync, or None when unknown.
+        split: rows each replica received, in replica order (may be partial
+            when translated from a TensorFlow error).
+        step: 0-based step within the epoch, or None when unknown.
+        epoch: 0-based epoch, or None when unknown.
+    """
+
+    global_batch_size: int | None = None
+    num_replicas: int | None = None
+    split: tuple[int, ...] = ()
+    step: int | None = None
+    epoch: int | None = None

@@ -1,0 +1,59 @@
+"""The Keras flavour in use, as TensorFlow resolves it, and small helpers shared by the guards."""
+
+from __future__ import annotations
+
+import warnings
+
+import tensorflow as tf
+
+# `tf.keras` is Keras 3 by default and tf-keras when TF_USE_LEGACY_KERAS=1; the
+# callbacks must subclass the Callback class that the model's fit() expects.
+Callback = tf.keras.callbacks.Callback
+
+
+def check_choice(name: str, value, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise ValueError(
+            f"Invalid value for argument `{name}`. Expected one of "
+            f"{', '.join(repr(c) for c in choices)}. Received: {name}={value!r}"
+        )
+
+
+def report(error: Exception, on_failure: str, *, stacklevel: int = 3) -> None:
+    """Raises `error`, or warns with its message when `on_failure="warn"`."""
+    if on_failure == "raise":
+        raise error
+    warnings.warn(f"{type(error).__name__}: {error}", UserWarning, stacklevel=stacklevel)
+
+
+def tf_variable(variable):
+    """The TensorFlow variable behind a Keras variable.
+
+    Keras 3 wraps the TF variable (`v.value`); tf-keras uses TF variables directly.
+    """
+    if isinstance(variable, tf.Variable):
+        return variable
+    inner = getattr(variable, "_value", None)
+    return inner if inner is not None else variable
+
+
+def variable_path(variable) -> str:
+    path = getattr(variable, "path", None)  # Keras 3: "dense/kernel"
+    if path:
+        return str(path)
+    name = str(getattr(variable, "name", variable))  # tf-keras: "dense/kernel:0"
+    return name[:-2] if name.endswith(":0") else name
+
+
+def optimizer_variables(optimizer) -> list:
+    if optimizer is None:
+        return []
+    variables = getattr(optimizer, "variables", [])
+    if callable(variables):  # tf-keras legacy optimizers expose a method
+        variables = variables()
+    return list(variables)
+
+
+def is_default_strategy(strategy) -> bool:
+    """True for the no-op strategy TF uses outside every `strategy.scope()`."""
+    return type(strategy).__name__ in ("_DefaultDistributionStrategy", "_DefaultDistributionStrategyV1")
