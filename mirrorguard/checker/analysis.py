@@ -269,6 +269,7 @@ class _Walker(cst.CSTVisitor):
         self.per_replica_fn_names: set[str] = set()
         self._targets_of: dict[int, tuple[str, ...]] = {}
         self._scope_withs: set[int] = set()
+        self._unscoped_branches: set[int] = set()
         self._call_marks: list[tuple[int, str, Event | None]] = []
         self.compile_stack: list[Event] = []
         self.optimizer_depth = 0
@@ -442,6 +443,42 @@ class _Walker(cst.CSTVisitor):
             if item.asname is not None:
                 for name in _target_names(item.asname.name):
                     self._bind(name, None)
+
+    # ``if strategy: with strategy.scope(): ... else: ...``: the other branch
+    # is the deliberate no-strategy path, so it is treated as if in a scope.
+    def visit_If(self, node: cst.If) -> None:
+        orelse = node.orelse
+        if orelse is None:
+            return
+        if self._enters_scope(node.body.body):
+            self._unscoped_branches.add(id(orelse))
+        elif isinstance(orelse, cst.Else) and self._enters_scope(orelse.body.body):
+            self._unscoped_branches.add(id(node.body))
+
+    def _enters_scope(self, body) -> bool:
+        for statement in body:
+            if isinstance(statement, cst.With) and any(self.is_scope(i.item) for i in statement.items):
+                return True
+            if isinstance(statement, (cst.If, cst.For, cst.While, cst.Try)):
+                if self._enters_scope(statement.body.body):
+                    return True
+        return False
+
+    def visit_If_body(self, node: cst.If) -> None:
+        if id(node.body) in self._unscoped_branches:
+            self.context.scope_depth += 1
+
+    def leave_If_body(self, node: cst.If) -> None:
+        if id(node.body) in self._unscoped_branches:
+            self.context.scope_depth -= 1
+
+    def visit_If_orelse(self, node: cst.If) -> None:
+        if node.orelse is not None and id(node.orelse) in self._unscoped_branches:
+            self.context.scope_depth += 1
+
+    def leave_If_orelse(self, node: cst.If) -> None:
+        if node.orelse is not None and id(node.orelse) in self._unscoped_branches:
+            self.context.scope_depth -= 1
 
     def visit_With_body(self, node: cst.With) -> None:
         if id(node) in self._scope_withs:
@@ -685,6 +722,7 @@ class _Resolver:
         self._exposed: dict[int, frozenset[str]] = {}
         self._in_progress: set[int] = set()
         self._callees: dict[int, list] = {}
+        self._has_scoped_model: bool | None = None
 
     # --- classes and callees -------------------------------------------------
 
@@ -838,6 +876,24 @@ class _Resolver:
 
     # --- usage of a bound model ----------------------------------------------
 
+    @property
+    def has_scoped_model(self) -> bool:
+        """Does any model get built or loaded inside a strategy scope?"""
+        if self._has_scoped_model is None:
+            self._has_scoped_model = any(
+                event.in_scope
+                and (
+                    event.kind in (BUILD, LOAD)
+                    or (
+                        event.kind == CALL
+                        and any(self._callee_kinds(w, t) & {BUILD, LOAD} for w, t in self.callees(event))
+                    )
+                )
+                for context in self.w.contexts
+                for event in context.events
+            )
+        return self._has_scoped_model
+
     def _uses(self, context: Context, name: str) -> tuple[int, int]:
         """(all uses, inference-only uses) of ``name`` bound in ``context``."""
         total = context.loads[name] - context.stores[name]
@@ -858,6 +914,10 @@ class _Resolver:
         """
         targets = event.targets
         if not targets or any("." in target for target in targets):
+            return False
+        # The copy is deliberate only beside a replicated twin; a lone model
+        # loaded outside the scope is the model the strategy was made for.
+        if not self.has_scoped_model:
             return False
         for target in targets:
             total, inference = self._uses(event.context, target)

@@ -24,6 +24,9 @@ from mirrorguard.checker.rules import ALL_RULES, UNREADABLE, Unit
 # get_strategy, a strategy-named variable). Most files fail this test and are
 # never handed to libcst, which is ten times slower to parse than ``ast``.
 _MAY_HAVE_STRATEGY = re.compile(r"(?i)strategy|\bstrat\b|_strat\b")
+# Line breaks as the tokenizer (and libcst's positions) count them; str.splitlines
+# would also split at form feeds and other separators.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True)
@@ -104,7 +107,9 @@ def check_source(
     # Positions are computed only for files that have findings: libcst's
     # PositionProvider costs several times the parse itself.
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    lines = text.splitlines()
+    if settings.respect_noqa and sources.file_is_noqa(text):
+        return []
+    lines = _LINE_BREAK.split(text)
     findings = []
     for rule, node, message in raw:
         start = positions[node].start

@@ -77,10 +77,15 @@ def cpython_rejects(text: str, filename: str) -> Unreadable | None:
     return None
 
 
-# ``# noqa`` and ``# noqa: MG101,MG2`` as flake8 spells them.
-_NOQA = re.compile(
-    r"#\s*noqa(?::[\s]?(?P<codes>[A-Z][0-9]*(?:[,\s]+[A-Z][0-9]*)*))?", re.IGNORECASE
-)
+# ``# noqa`` and ``# noqa: MG101,MG2``, exactly as flake8 spells and reads them,
+# so both front ends suppress the same findings.
+_NOQA = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
+_NOQA_FILE = re.compile(r"^\s*# flake8[:=]\s*noqa\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+def file_is_noqa(text: str) -> bool:
+    """``# flake8: noqa`` on a line of its own: flake8 skips the whole file."""
+    return "noqa" in text and _NOQA_FILE.search(text) is not None
 
 
 def noqa_codes(line_text: str) -> frozenset[str] | None:
@@ -91,7 +96,7 @@ def noqa_codes(line_text: str) -> frozenset[str] | None:
     codes = match.group("codes")
     if not codes:
         return frozenset()
-    return frozenset(code.upper() for code in re.split(r"[,\s]+", codes) if code)
+    return frozenset(code.upper() for code in re.split(r"[,\s]+", codes.strip()) if code)
 
 
 def suppressed(code: str, noqa: frozenset[str] | None) -> bool:

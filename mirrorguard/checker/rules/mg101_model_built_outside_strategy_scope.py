@@ -40,8 +40,8 @@ RULE = Rule(
     at the call). A model built before the strategy is created counts too.
 
     A model bound to a name that is only evaluated, used to predict or saved
-    (never trained, never handed on) is left alone: keeping an unreplicated
-    copy for evaluation is deliberate.
+    (never trained, never handed on), beside a model built inside the scope,
+    is left alone: keeping an unreplicated copy for comparison is deliberate.
 
     ## Why is this bad?
     The model's variables become plain variables on one device instead of
@@ -94,9 +94,10 @@ RULE = Rule(
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            replicated = tf.keras.Sequential([tf.keras.layers.Dense(1)])
         with tf.init_scope():
-            pass
-        unreplicated = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            unreplicated = tf.keras.Sequential([tf.keras.layers.Dense(1)])
         unreplicated.evaluate(ds)
         """),
     ),

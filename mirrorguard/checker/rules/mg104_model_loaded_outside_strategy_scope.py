@@ -30,8 +30,9 @@ RULE = Rule(
     Flags `load_model` in all its spellings (`keras.models.load_model`,
     `keras.saving.load_model`, `tf.keras.models.load_model`), `clone_model`,
     `model_from_json`, `model_from_config`, `Model.from_config` and Hugging
-    Face `TF*.from_pretrained` outside the strategy's scope. A loaded model
-    that is only evaluated or used to predict is left alone.
+    Face `TF*.from_pretrained` outside the strategy's scope. An unreplicated
+    copy kept beside a model loaded inside the scope, and only evaluated or
+    used to predict, is left alone.
 
     ## Why is this bad?
     Loading creates the model's variables: outside the scope they are not
@@ -55,8 +56,11 @@ RULE = Rule(
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()
-        restored = tf.keras.models.load_model("m.keras")
-        restored.evaluate(eval_ds)
+        with strategy.scope():
+            replicated = tf.keras.models.load_model("m.keras")
+        replicated.fit(train_ds)
+        unreplicated = tf.keras.models.load_model("m.keras")
+        unreplicated.evaluate(eval_ds)
         """),
     ),
     invalid=(
