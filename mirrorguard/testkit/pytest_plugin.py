@@ -1,1 +1,115 @@
-"""pytest plugin: logical CPU devices and a MirroredStrategy fixture (being written)."""
+"""pytest plugin: rehearse tf.distribute code on N logical CPU devices.
+
+Fixtures ``mirrored_strategy`` and ``replica_count``; the device count comes from
+``--mirrorguard-replicas``, else ``MIRRORGUARD_REPLICAS``, else the ini setting
+``mirrorguard_replicas``, else 2. TensorFlow is imported only when a test asks for
+one of the fixtures, so suites that never do pay nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import pytest
+
+from mirrorguard.testkit import DevicesAlreadySetError, split_cpu
+
+OPTION = "--mirrorguard-replicas"
+ENV_VAR = "MIRRORGUARD_REPLICAS"
+INI = "mirrorguard_replicas"
+DEFAULT_REPLICAS = 2
+FIXTURES = frozenset({"mirrored_strategy", "replica_count"})
+
+
+@dataclass
+class _Setup:
+    replicas: int
+    source: str  # where the count came from, for the report header
+    devices: list[str] | None = None  # set once TensorFlow is configured
+
+
+_SETUP = pytest.StashKey[_Setup]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("mirrorguard", "mirrorguard: multi-replica tests on CPU")
+    group.addoption(
+        OPTION,
+        dest="mirrorguard_replicas",
+        metavar="N",
+        default=None,
+        help=f"split the CPU into N logical devices for the mirrored_strategy fixture "
+        f"(default: ${ENV_VAR}, else the ini setting {INI}, else {DEFAULT_REPLICAS})",
+    )
+    parser.addini(INI, f"logical CPU devices for mirrored_strategy (default: {DEFAULT_REPLICAS})")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Validate now, so a bad value fails before collection rather than in some test.
+    config.stash[_SETUP] = _read_setup(config)
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    setup = config.stash[_SETUP]
+    return (
+        f"mirrorguard: {setup.replicas} logical CPU devices ({setup.source}), "
+        f"set up for tests that use mirrored_strategy or replica_count"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Split the CPU before the first test runs: a test that runs TensorFlow without
+    # the fixtures would otherwise start the runtime with a single CPU device.
+    if any(FIXTURES.intersection(getattr(item, "fixturenames", ())) for item in items):
+        _ensure_devices(config)
+
+
+@pytest.fixture(scope="session")
+def replica_count(pytestconfig: pytest.Config) -> int:
+    """Number of replicas in sync; the logical CPU devices exist once you have it."""
+    return len(_ensure_devices(pytestconfig))
+
+
+@pytest.fixture(scope="session")
+def mirrored_strategy(pytestconfig: pytest.Config):
+    """A tf.distribute.MirroredStrategy over the logical CPU devices."""
+    import tensorflow as tf
+
+    return tf.distribute.MirroredStrategy(_ensure_devices(pytestconfig))
+
+
+def _ensure_devices(config: pytest.Config) -> list[str]:
+    setup = config.stash[_SETUP]
+    if setup.devices is None:
+        try:
+            setup.devices = split_cpu(setup.replicas)
+        except DevicesAlreadySetError as error:
+            raise pytest.UsageError(
+                f"mirrorguard could not split the CPU into {setup.replicas} logical devices "
+                f"({setup.source}): {error}. Something ran TensorFlow ops before the tests "
+                f"(a conftest.py or test module at import time?); move that into a fixture, "
+                f"or ask for the count it uses with {OPTION}."
+            ) from None
+    return setup.devices
+
+
+def _read_setup(config: pytest.Config) -> _Setup:
+    for source, raw in (
+        (OPTION, config.getoption("mirrorguard_replicas")),
+        (ENV_VAR, os.environ.get(ENV_VAR)),
+        (f"ini {INI}", config.getini(INI)),
+    ):
+        if raw not in (None, ""):
+            return _Setup(_parse_replicas(raw, source), f"from {source}")
+    return _Setup(DEFAULT_REPLICAS, "default")
+
+
+def _parse_replicas(raw: str, source: str) -> int:
+    try:
+        value = int(str(raw).strip())
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise pytest.UsageError(f"{source} must be a whole number of at least 1, got {raw!r}")
+    return value
