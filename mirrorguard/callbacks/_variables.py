@@ -68,9 +68,13 @@ def owned(variable, strategy) -> bool:
 
 def model_variables(model) -> list:
     """Model weights, then optimizer variables, each once."""
+    try:
+        weights = list(model.weights)
+    except ValueError:  # tf-keras: not built yet; the trace-time check sees them
+        weights = []
     seen: set[int] = set()
     result = []
-    for variable in [*model.weights, *optimizer_variables(getattr(model, "optimizer", None))]:
+    for variable in [*weights, *optimizer_variables(getattr(model, "optimizer", None))]:
         key = id(tf_variable(variable))
         if key not in seen:
             seen.add(key)
@@ -99,10 +103,13 @@ _FIX = (
 
 
 def wrong_strategy_message(trained, expected) -> str:
+    if type(trained) is type(expected):
+        trains = f"another {strategy_name(trained)} object than the one"
+    else:
+        trains = f"{strategy_name(trained)}, not under the {strategy_name(expected)}"
     return (
-        f"The model trains under {strategy_name(trained)}, not under the "
-        f"{strategy_name(expected)} passed as `strategy=`: it and its optimizer were "
-        f"created outside that `strategy.scope()`. {_FIX}"
+        f"The model trains under {trains} passed as `strategy=`: it and its optimizer "
+        f"were created outside that `strategy.scope()`. {_FIX}"
     )
 
 

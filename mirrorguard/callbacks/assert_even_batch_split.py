@@ -137,11 +137,12 @@ class AssertEvenBatchSplit(Callback, _hooks.StepHook):
         with tf.device(_host(strategy)):
             split = tf.identity(values[0]) if gathered else tf.stack(values)
             even = tf.logical_and(split[0] > 0, tf.reduce_all(tf.equal(split, split[0])))
-            tf.cond(even, lambda: tf.constant(0), lambda: self._record_op(split))
-
-    def _record_op(self, split):
-        step = tf.cast(tf_variable(self.model.optimizer.iterations), tf.int64)
-        return tf.py_function(self._record, [split, step], Tout=tf.int32)
+            step = tf.cast(tf_variable(self.model.optimizer.iterations), tf.int64)
+            tf.cond(
+                even,
+                lambda: tf.constant(0),
+                lambda: tf.py_function(self._record, [split, step], Tout=tf.int32),
+            )
 
     def _record(self, split, step):
         self._records.append(_split.Record(int(step), tuple(int(r) for r in split.numpy())))

@@ -1,0 +1,500 @@
+"""Training scenarios for the runtime guards, run in one process per set-up.
+
+    python tests/runtime/_scenarios.py --replicas 3            # MirroredStrategy on 3 logical CPUs
+    python tests/runtime/_scenarios.py --worker 0 --ports a,b  # MultiWorkerMirroredStrategy, TF_CONFIG built here
+
+The Keras flavour follows TF_USE_LEGACY_KERAS, as in user code. Importing
+TensorFlow costs seconds, so every scenario of a set-up runs in this one process
+and the results go to stdout as one JSON line, which the pytest tests read and
+assert on scenario by scenario. A scenario returns what it observed (error type,
+message, attributes, steps run, warnings); it never decides pass or fail itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+import traceback
+import warnings
+
+PREFIX = "MG-RESULTS "
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--replicas", type=int, default=2)
+    parser.add_argument("--worker", type=int, default=None)
+    parser.add_argument("--ports", default="")
+    parser.add_argument("--only", default="", help="comma-separated scenario names")
+    return parser.parse_args(argv)
+
+
+ARGS = parse_args(sys.argv[1:])
+MULTIWORKER = ARGS.worker is not None
+if MULTIWORKER:
+    cluster = [f"127.0.0.1:{p}" for p in ARGS.ports.split(",")]
+    os.environ["TF_CONFIG"] = json.dumps(
+        {"cluster": {"worker": cluster}, "task": {"type": "worker", "index": ARGS.worker}}
+    )
+
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+
+if not MULTIWORKER:
+    _cpu = tf.config.list_physical_devices("CPU")[0]
+    tf.config.set_logical_device_configuration(_cpu, [tf.config.LogicalDeviceConfiguration()] * ARGS.replicas)
+
+keras = tf.keras  # the flavour TF picked, as a user's script gets it
+FLAVOUR = "tfkeras" if os.environ.get("TF_USE_LEGACY_KERAS") == "1" else "keras3"
+
+import mirrorguard  # noqa: E402
+from mirrorguard.callbacks import AssertEvenBatchSplit, AssertMirroredVariables  # noqa: E402
+from mirrorguard.callbacks._split import greedy_split  # noqa: E402
+
+if MULTIWORKER:
+    STRATEGY = tf.distribute.MultiWorkerMirroredStrategy()
+else:
+    STRATEGY = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(ARGS.replicas)])
+N = STRATEGY.num_replicas_in_sync
+PER = 4  # rows per replica in an even batch
+B = PER * N  # even global batch
+FEATURES = 5
+RNG = np.random.default_rng(0)
+X = RNG.normal(size=(B * 8, FEATURES)).astype("float32")
+Y = RNG.normal(size=(B * 8, 1)).astype("float32")
+ZERO_ROWS = {1: None, 2: 1, 3: 4, 4: 6}[N]  # a global batch that leaves a replica empty
+
+
+def build(layers_input=True, batchnorm=True):
+    layers = [keras.Input((FEATURES,))] if layers_input else []
+    layers.append(keras.layers.Dense(3))
+    if batchnorm:
+        layers.append(keras.layers.BatchNormalization())
+    layers.append(keras.layers.Dense(1))
+    return keras.Sequential(layers)
+
+
+def compiled(**compile_kwargs):
+    model = build()
+    model.compile(optimizer="sgd", loss="mse", **compile_kwargs)
+    return model
+
+
+def in_scope(strategy=None, **compile_kwargs):
+    with (strategy or STRATEGY).scope():
+        return compiled(**compile_kwargs)
+
+
+def batches(sizes):
+    """A dataset of known cardinality whose batch sizes are `sizes`, in order."""
+    dataset = None
+    start = 0
+    for size in sizes:
+        part = tf.data.Dataset.from_tensor_slices((X[start : start + size], Y[start : start + size])).batch(size)
+        dataset = part if dataset is None else dataset.concatenate(part)
+        start += size
+    return dataset
+
+
+def steps_run(model) -> int:
+    return int(model.optimizer.iterations.numpy())
+
+
+SCENARIOS = {}
+
+
+def scenario(*, multiworker=True, replicas=(2, 3, 4), flavours=("keras3", "tfkeras")):
+    """Registers a scenario for the set-ups it applies to."""
+
+    def register(function):
+        applies = FLAVOUR in flavours and (
+            (MULTIWORKER and multiworker) or (not MULTIWORKER and ARGS.replicas in replicas)
+        )
+        if applies:
+            SCENARIOS[function.__name__] = function
+        return function
+
+    return register
+
+
+# AssertMirroredVariables ------------------------------------------------------
+
+
+@scenario()
+def mv_inside_passes(r):
+    model = in_scope()
+    callbacks = [AssertMirroredVariables(STRATEGY), AssertEvenBatchSplit()]
+    r.fit(model, X, Y, batch_size=B, epochs=2, callbacks=callbacks)
+    r.note(train_step_restored="train_step" not in vars(model), train_function_reset=model.train_function is None)
+
+
+@scenario(multiworker=False)
+def mv_outside_default_strategy(r):
+    r.fit(compiled(), X, Y, batch_size=B, callbacks=[AssertMirroredVariables()])
+
+
+@scenario()
+def mv_outside_with_strategy(r):
+    r.fit(compiled(), X, Y, batch_size=B, callbacks=[AssertMirroredVariables(STRATEGY)])
+
+
+@scenario(multiworker=True, replicas=())
+def mv_outside_multiworker_default(r):
+    # One CPU per worker: only TF_CONFIG says the run should have had 2 replicas.
+    r.fit(compiled(), X, Y, batch_size=B, callbacks=[AssertMirroredVariables()])
+
+
+@scenario(multiworker=False)
+def mv_other_strategy(r):
+    other = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(N)])
+    r.fit(in_scope(other), X, Y, batch_size=B, callbacks=[AssertMirroredVariables(STRATEGY)])
+
+
+@scenario(multiworker=False)
+def mv_outside_warns(r):
+    r.fit(compiled(), X, Y, batch_size=B, callbacks=[AssertMirroredVariables(on_failure="warn")])
+
+
+@scenario(multiworker=False)
+def mv_fit_inside_model_outside(r):
+    # The model trains under the strategy, its variables are plain: each is named.
+    model = compiled()
+    with STRATEGY.scope():
+        r.fit(model, X, Y, batch_size=B, callbacks=[AssertMirroredVariables()])
+
+
+@scenario()
+def mv_lazily_built_model(r):
+    # No Input: layers are built at the first call, inside fit, in the scope.
+    with STRATEGY.scope():
+        model = build(layers_input=False)
+        model.compile(optimizer="adam", loss="mse")
+    r.fit(model, X, Y, batch_size=B, callbacks=[AssertMirroredVariables(STRATEGY)])
+
+
+@scenario(multiworker=False, flavours=("tfkeras",))
+def mv_compile_outside_tfkeras(r):
+    # Legal in tf-keras since TF 2.1: no false alarm.
+    with STRATEGY.scope():
+        model = build()
+    model.compile(optimizer="adam", loss="mse")
+    r.fit(model, X, Y, batch_size=B, callbacks=[AssertMirroredVariables(STRATEGY)])
+
+
+@scenario(multiworker=False)
+def mv_one_device_strategy(r):
+    one = tf.distribute.OneDeviceStrategy("/cpu:0")
+    model = in_scope(one)
+    r.fit(model, X, Y, batch_size=B + 1, callbacks=[AssertMirroredVariables(one), AssertEvenBatchSplit()])
+
+
+@scenario(multiworker=False)
+def mv_central_storage(r):
+    central = tf.distribute.experimental.CentralStorageStrategy([f"/cpu:{i}" for i in range(N)])
+    with central.scope():
+        model = build(batchnorm=False)  # Keras 3 BatchNorm cannot update AggregatingVariables
+        model.compile(optimizer="adam", loss="mse")
+    r.fit(model, X, Y, batch_size=B, callbacks=[AssertMirroredVariables(central), AssertEvenBatchSplit()])
+
+
+@scenario(multiworker=False, replicas=(1,))
+def mv_default_one_device(r):
+    model = compiled()
+    r.fit(model, X, Y, batch_size=8, callbacks=[AssertMirroredVariables(), AssertEvenBatchSplit()])
+
+
+@scenario(multiworker=False, replicas=(1,))
+def mv_default_declared(r):
+    # Single-replica training declared on purpose, with the default strategy.
+    r.fit(compiled(), X, Y, batch_size=8, callbacks=[AssertMirroredVariables(tf.distribute.get_strategy())])
+
+
+# explain_errors on the failures Keras raises itself ---------------------------
+
+
+@scenario(multiworker=False)
+def ex_model_outside_compile_inside(r):
+    def program():
+        model = build()
+        with STRATEGY.scope():
+            model.compile(optimizer="adam", loss="mse")
+        r.fit(model, X, Y, batch_size=B)
+
+    r.explained(program)
+
+
+@scenario(multiworker=False)
+def ex_backbone_outside(r):
+    def program():
+        backbone = build()
+        with STRATEGY.scope():
+            model = keras.Sequential([keras.Input((FEATURES,)), backbone, keras.layers.Dense(1)])
+            model.compile(optimizer="adam", loss="mse")
+        r.fit(model, X, Y, batch_size=B)
+
+    r.explained(program)
+
+
+@scenario(multiworker=False, flavours=("keras3",))
+def ex_compile_outside_keras3(r):
+    def program():
+        with STRATEGY.scope():
+            model = build()
+        model.compile(optimizer="adam", loss="mse")
+        r.fit(model, X, Y, batch_size=B)
+
+    r.explained(program)
+
+
+@scenario(multiworker=False, flavours=("tfkeras",))
+def ex_metric_outside_tfkeras(r):
+    def program():
+        metric = keras.metrics.MeanAbsoluteError()
+        with STRATEGY.scope():
+            model = build()
+            model.compile(optimizer="adam", loss="mse", metrics=[metric])
+
+    r.explained(program)
+
+
+@scenario(multiworker=False)
+def ex_unrelated_error_passes(r):
+    def program():
+        model = in_scope()
+        r.fit(model, X[:, :2], Y, batch_size=B)  # wrong input width
+
+    r.explained(program)
+
+
+# AssertEvenBatchSplit ----------------------------------------------------------
+
+
+@scenario()
+def ev_first_batch_uneven(r):
+    model = in_scope()
+    r.explained(lambda: r.fit(model, X, Y, batch_size=B + 1, callbacks=[AssertEvenBatchSplit()]), model=model)
+
+
+@scenario()
+def ev_dataset_mid_epoch(r):
+    model = in_scope()
+    r.fit(model, batches([B, B + 1, B, B]), callbacks=[AssertEvenBatchSplit()])
+
+
+@scenario(multiworker=False)
+def ev_zero_rows(r):
+    model = in_scope()
+    r.fit(model, batches([B, ZERO_ROWS, B, B]), callbacks=[AssertEvenBatchSplit()])
+
+
+@scenario()
+def ev_partial_warns_once(r):
+    model = in_scope()
+    r.fit(model, X[: 3 * B + 1], Y[: 3 * B + 1], batch_size=B, epochs=2, callbacks=[AssertEvenBatchSplit()])
+
+
+@scenario(multiworker=False)
+def ev_partial_raises(r):
+    model = in_scope()
+    cb = AssertEvenBatchSplit(partial_batch="raise")
+    r.fit(model, X[: 3 * B + 1], Y[: 3 * B + 1], batch_size=B, epochs=2, callbacks=[cb])
+
+
+@scenario(multiworker=False)
+def ev_partial_ignored(r):
+    model = in_scope()
+    cb = AssertEvenBatchSplit(partial_batch="ignore")
+    r.fit(model, X[: 3 * B + 1], Y[: 3 * B + 1], batch_size=B, epochs=2, callbacks=[cb])
+
+
+@scenario(multiworker=False)
+def ev_partial_even_is_fine(r):
+    # A last batch of N rows is partial but splits evenly: nothing to report.
+    model = in_scope()
+    r.fit(model, X[: 3 * B + N], Y[: 3 * B + N], batch_size=B, callbacks=[AssertEvenBatchSplit()])
+
+
+@scenario(multiworker=False)
+def ev_uneven_warns(r):
+    model = in_scope()
+    r.fit(model, batches([B, B + 1, B, B]), callbacks=[AssertEvenBatchSplit(on_failure="warn")])
+
+
+@scenario(multiworker=False)
+def ev_generator(r):
+    # Keras 3 drops the batches its set-up iterator prefetched from a generator,
+    # so which step first sees an uneven batch varies: every batch after the
+    # first two is uneven, and the error must come at the first of them that trains.
+    def generate():
+        for index in range(10_000):
+            size = B if index < 2 else B + 1
+            yield X[:size], Y[:size]
+
+    model = in_scope()
+    r.fit(model, generate(), steps_per_epoch=6, callbacks=[AssertEvenBatchSplit()])
+
+
+@scenario(multiworker=False)
+def ev_sequence(r):
+    base = getattr(keras.utils, "PyDataset", None) or keras.utils.Sequence
+    sizes = [B, B + 1, B]
+
+    class Batches(base):
+        def __init__(self):
+            super().__init__()
+
+        def __len__(self):
+            return len(sizes)
+
+        def __getitem__(self, index):
+            start = sum(sizes[:index])
+            return X[start : start + sizes[index]], Y[start : start + sizes[index]]
+
+    model = in_scope()
+    r.fit(model, Batches(), shuffle=False, callbacks=[AssertEvenBatchSplit()])
+
+
+@scenario(multiworker=False)
+def ev_unknown_cardinality_partial(r):
+    dataset = tf.data.Dataset.from_tensor_slices((X[: 3 * B + 1], Y[: 3 * B + 1])).filter(lambda x, y: True)
+    model = in_scope()
+    r.fit(model, dataset.batch(B), epochs=2, callbacks=[AssertEvenBatchSplit()])
+    r.note(cardinality=int(dataset.cardinality()))
+
+
+@scenario(multiworker=False)
+def ev_unknown_cardinality_mid_epoch(r):
+    dataset = batches([B, B + 1, B, B]).filter(lambda x, y: True)
+    model = in_scope()
+    r.fit(model, dataset, callbacks=[AssertEvenBatchSplit()])
+
+
+@scenario(multiworker=False, replicas=(2,), flavours=("tfkeras",))
+def ev_steps_per_execution(r):
+    # Keras 3.15 cannot fit under MirroredStrategy with steps_per_execution > 1
+    # (a graph error with or without mirrorguard), so this is tf-keras only.
+    model = in_scope(steps_per_execution=2)
+    r.fit(model, batches([B, B + 1, B, B]), callbacks=[AssertEvenBatchSplit()])
+
+
+@scenario(multiworker=False, replicas=(2,))
+def ev_run_eagerly(r):
+    model = in_scope(run_eagerly=True)
+    r.fit(model, batches([B, B + 1, B, B]), callbacks=[AssertEvenBatchSplit()])
+
+
+@scenario(multiworker=False, replicas=(2,))
+def ev_refit_restores_model(r):
+    model = in_scope()
+    r.fit(model, X, Y, batch_size=B, callbacks=[AssertEvenBatchSplit()])
+    restored = "train_step" not in vars(model)
+    # Without the callback, an uneven batch trains as Keras would train it.
+    model.fit(batches([B, B + 1, B]), verbose=0)
+    plain_steps = steps_run(model)
+    r.fit(model, batches([B, B + 1, B]), callbacks=[AssertEvenBatchSplit()])
+    r.note(restored_after_first_fit=restored, steps_after_plain_fit=plain_steps)
+
+
+@scenario(multiworker=False, replicas=(1,))
+def ev_single_replica_inactive(r):
+    model = compiled()
+    r.fit(model, X, Y, batch_size=7, callbacks=[AssertEvenBatchSplit()])
+
+
+@scenario(multiworker=False, replicas=(1,))
+def arguments_are_validated(r):
+    errors = {}
+    for name, make in {
+        "on_failure_mv": lambda: AssertMirroredVariables(on_failure="ignore"),
+        "strategy": lambda: AssertMirroredVariables(strategy="mirrored"),
+        "partial_batch": lambda: AssertEvenBatchSplit(partial_batch="sometimes"),
+        "on_failure_ev": lambda: AssertEvenBatchSplit(on_failure=False),
+    }.items():
+        try:
+            make()
+            errors[name] = None
+        except Exception as error:  # noqa: BLE001 - reported, asserted in pytest
+            errors[name] = f"{type(error).__name__}: {error}"
+    callback_class = keras.callbacks.Callback
+    r.note(
+        errors=errors,
+        subclasses=[issubclass(c, callback_class) for c in (AssertMirroredVariables, AssertEvenBatchSplit)],
+        callback_module=callback_class.__module__,
+    )
+
+
+# Harness ---------------------------------------------------------------------------
+
+
+class Run:
+    """What one scenario observed."""
+
+    def __init__(self):
+        self.result = {"error": None, "message": "", "attrs": {}, "steps": None, "warnings": [], "notes": {}}
+        self.model = None
+
+    def fit(self, model, *args, **kwargs):
+        self.model = model
+        kwargs.setdefault("verbose", 0)
+        try:
+            return model.fit(*args, **kwargs)
+        finally:
+            self.result["steps"] = steps_run(model)
+
+    def explained(self, program, model=None):
+        self.model = model
+        with mirrorguard.explain_errors():
+            program()
+
+    def note(self, **notes):
+        self.result["notes"].update(notes)
+
+    def record(self, error):
+        self.result["error"] = type(error).__name__
+        self.result["message"] = str(error)
+        self.result["cause"] = type(error.__cause__).__name__ if error.__cause__ else None
+        for attr in ("variables", "global_batch_size", "num_replicas", "split", "step", "epoch"):
+            if hasattr(error, attr):
+                value = getattr(error, attr)
+                self.result["attrs"][attr] = list(value) if isinstance(value, tuple) else value
+        if self.model is not None and self.result["steps"] is None:
+            self.result["steps"] = steps_run(self.model)
+
+
+def main():
+    only = set(filter(None, ARGS.only.split(",")))
+    results = {
+        "_setup": {
+            "flavour": FLAVOUR,
+            "replicas": N,
+            "multiworker": MULTIWORKER,
+            "even_split": greedy_split(B + 1, N),
+            "zero_split": greedy_split(ZERO_ROWS, N) if ZERO_ROWS else None,
+            "B": B,
+        }
+    }
+    for name, function in SCENARIOS.items():
+        if only and name not in only:
+            continue
+        run = Run()
+        started = time.perf_counter()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                function(run)
+            except Exception as error:  # noqa: BLE001 - the result is the observation
+                run.record(error)
+                run.result["traceback"] = traceback.format_exc()[-3000:]
+        run.result["warnings"] = [
+            str(w.message) for w in caught if str(w.message).startswith(("NotMirroredError:", "UnevenBatchError:"))
+        ]
+        run.result["seconds"] = round(time.perf_counter() - started, 2)
+        results[name] = run.result
+    print(PREFIX + json.dumps(results), flush=True)
+
+
+if __name__ == "__main__":
+    main()
