@@ -21,6 +21,7 @@ here, which is several times cheaper (see ``benchmarks/``).
 from __future__ import annotations
 
 from collections import Counter
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Mapping
 
@@ -71,6 +72,7 @@ class Event:
     value: cst.CSTNode | None = None  # batch: the batch-size expression
     report_node: cst.CSTNode | None = None
     per_replica: bool = False
+    top: cst.CSTNode | None = None  # the module-level statement it is in
 
 
 @dataclass(eq=False)
@@ -104,12 +106,14 @@ class OutsideScope:
     kind: str  # BUILD, LOAD, COMPILE or OPTIMIZER
     node: cst.CSTNode
     via: str | None = None  # the file's own helper that does it, when reported at its call
+    top: cst.CSTNode | None = None  # the module-level statement the node is in
 
 
 @dataclass(frozen=True)
 class UnscaledBatch:
     node: cst.CSTNode
     value: int | None
+    top: cst.CSTNode | None = None
 
 
 @dataclass
@@ -131,7 +135,7 @@ def analyse(module: cst.Module, *, extra_strategy_names: Iterable[str] = (),
     :func:`summarise`), so they are judged at their call sites here.
     """
     walker = _Walker(set(extra_strategy_names), set(extra_model_factories), external or {})
-    module.visit(walker)
+    walker.walk(module)
     return _Resolver(walker).resolve()
 
 
@@ -142,7 +146,7 @@ def summarise(module: cst.Module) -> dict[str, frozenset[str]]:
     LOAD, COMPILE and OPTIMIZER. Used for cross-file analysis.
     """
     walker = _Walker(set(), set(), {})
-    module.visit(walker)
+    walker.walk(module)
     resolver = _Resolver(walker)
     summary: dict[str, frozenset[str]] = {}
     for name, contexts in walker.functions.items():
@@ -239,13 +243,49 @@ def _ref_key(node: cst.CSTNode) -> str | None:
     return None
 
 
-class _Walker(cst.CSTVisitor):
-    """Records imports, bindings, scopes and events in one walk."""
+# Fields that hold only punctuation and whitespace, or names that are not
+# references (the ``fit`` of ``model.fit``, a keyword, a definition's name):
+# the walk never enters them, which is most of a libcst tree.
+_PASSIVE_FIELDS = frozenset(
+    {
+        "lpar", "rpar", "comma", "semicolon", "leading_lines", "lines_after_decorators",
+        "header", "footer", "trailing_whitespace", "equal", "colon", "dot", "star",
+        "operator", "asynchronous", "newline", "indent", "first_line", "default_comma",
+    }
+)
+_NOT_REFERENCES = {
+    cst.Attribute: {"attr"},
+    cst.FunctionDef: {"name"},
+    cst.ClassDef: {"name"},
+    cst.Arg: {"keyword"},
+    cst.Param: {"name"},
+    cst.AsName: {"name"},
+}
+_OPAQUE = (cst.Import, cst.ImportFrom, cst.BaseString, cst.Integer, cst.Float, cst.Imaginary)
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    skip = _NOT_REFERENCES.get(cls, set())
+    return tuple(
+        f.name
+        for f in dataclasses.fields(cls)
+        if f.name not in _PASSIVE_FIELDS and "whitespace" not in f.name and f.name not in skip
+    )
+
+
+class _Walker:
+    """Records imports, bindings, scopes and events in one walk.
+
+    The walk is its own: libcst's visitor rebuilds every node it passes and
+    enters every whitespace node, which costs more than the parse.
+    """
+
+    _dispatch: dict[type, tuple] = {}
 
     def __init__(self, extra_strategy_names: set[str], extra_model_factories: set[str],
                  external: Mapping[str, frozenset[str]]) -> None:
-        super().__init__()
         self.external = external
+        self.top_statement: cst.CSTNode | None = None
         self.extra_strategy_names = extra_strategy_names
         self.extra_model_factories = {api.canonical(n) for n in extra_model_factories}
         self.imports: dict[str, set[str]] = {}
@@ -274,6 +314,63 @@ class _Walker(cst.CSTVisitor):
         self.compile_stack: list[Event] = []
         self.optimizer_depth = 0
         self.per_replica_depth = 0
+
+    def walk(self, module: cst.Module) -> None:
+        # Statement by statement, so every event knows its top-level statement:
+        # positions are later computed for those statements only.
+        for statement in module.body:
+            self.top_statement = statement
+            self._visit(statement)
+
+    def _handlers(self, cls: type) -> tuple:
+        found = _Walker._dispatch.get(cls)
+        if found is None:
+            name = cls.__name__
+            visit = getattr(_Walker, "visit_" + name, None)
+            leave = getattr(_Walker, "leave_" + name, None)
+            fields = () if issubclass(cls, _OPAQUE) else _child_fields(cls)
+            found = _Walker._dispatch[cls] = (visit, leave, fields)
+        return found
+
+    def _visit(self, node: cst.CSTNode) -> None:
+        visit, leave, fields = self._handlers(type(node))
+        if visit is not None:
+            visit(self, node)
+        if type(node) is cst.With:
+            self._visit_with(node)
+        elif type(node) is cst.If:
+            self._visit_if(node)
+        else:
+            for name in fields:
+                value = getattr(node, name)
+                if isinstance(value, cst.CSTNode):
+                    self._visit(value)
+                elif isinstance(value, (tuple, list)):
+                    for item in value:
+                        if isinstance(item, cst.CSTNode):
+                            self._visit(item)
+        if leave is not None:
+            leave(self, node)
+
+    def _visit_with(self, node: cst.With) -> None:
+        for item in node.items:
+            self._visit(item)
+        scoped = id(node) in self._scope_withs
+        self.context.scope_depth += scoped
+        self._visit(node.body)
+        self.context.scope_depth -= scoped
+
+    def _visit_if(self, node: cst.If) -> None:
+        self._visit(node.test)
+        body_scoped = id(node.body) in self._unscoped_branches
+        self.context.scope_depth += body_scoped
+        self._visit(node.body)
+        self.context.scope_depth -= body_scoped
+        if node.orelse is not None:
+            else_scoped = id(node.orelse) in self._unscoped_branches
+            self.context.scope_depth += else_scoped
+            self._visit(node.orelse)
+            self.context.scope_depth -= else_scoped
 
     # --- names -------------------------------------------------------------
 
@@ -464,30 +561,6 @@ class _Walker(cst.CSTVisitor):
                     return True
         return False
 
-    def visit_If_body(self, node: cst.If) -> None:
-        if id(node.body) in self._unscoped_branches:
-            self.context.scope_depth += 1
-
-    def leave_If_body(self, node: cst.If) -> None:
-        if id(node.body) in self._unscoped_branches:
-            self.context.scope_depth -= 1
-
-    def visit_If_orelse(self, node: cst.If) -> None:
-        if node.orelse is not None and id(node.orelse) in self._unscoped_branches:
-            self.context.scope_depth += 1
-
-    def leave_If_orelse(self, node: cst.If) -> None:
-        if node.orelse is not None and id(node.orelse) in self._unscoped_branches:
-            self.context.scope_depth -= 1
-
-    def visit_With_body(self, node: cst.With) -> None:
-        if id(node) in self._scope_withs:
-            self.context.scope_depth += 1
-
-    def leave_With_body(self, node: cst.With) -> None:
-        if id(node) in self._scope_withs:
-            self.context.scope_depth -= 1
-
     # --- bindings --------------------------------------------------------------
 
     def _bind(self, name: str, value) -> None:
@@ -588,7 +661,7 @@ class _Walker(cst.CSTVisitor):
 
     def _event(self, kind: str, node: cst.CSTNode, **kwargs) -> Event:
         context = self.context
-        event = Event(kind, node, context, context.scope_depth > 0, **kwargs)
+        event = Event(kind, node, context, context.scope_depth > 0, top=self.top_statement, **kwargs)
         context.events.append(event)
         return event
 
@@ -979,21 +1052,21 @@ class _Resolver:
 
         seen: set[tuple[int, str]] = set()
 
-        def report(kind: str, node: cst.CSTNode, via: str | None = None) -> None:
-            if (id(node), kind) not in seen:
-                seen.add((id(node), kind))
-                outside.append(OutsideScope(kind, node, via))
+        def report(kind: str, event: Event, via: str | None = None) -> None:
+            if (id(event.node), kind) not in seen:
+                seen.add((id(event.node), kind))
+                outside.append(OutsideScope(kind, event.node, via, event.top))
 
         for event in root_events:
             if event.kind in (BUILD, LOAD):
                 if (id(event.context), event.targets[0] if event.targets else "") not in inference_names:
-                    report(event.kind, event.node)
+                    report(event.kind, event)
             elif event.kind == COMPILE:
                 if id(event) not in exempt_compiles:
-                    report(COMPILE, event.node)
+                    report(COMPILE, event)
             elif event.kind == OPTIMIZER:
                 if not event.inline and self._optimizer_used_in_strategy(event, exempt_compiles):
-                    report(OPTIMIZER, event.node)
+                    report(OPTIMIZER, event)
             elif event.kind == CALL:
                 self._report_call(event, report, exempt_compiles)
 
@@ -1003,29 +1076,29 @@ class _Resolver:
                     if event.kind == BATCH and not self._per_replica(event):
                         verdict, value = self.batch_value(event.value, context, 0)
                         if verdict == "const":
-                            batches.append(UnscaledBatch(event.report_node or event.node, value))
+                            batches.append(UnscaledBatch(event.report_node or event.node, value, event.top))
         return Analysis(True, outside, batches, w.strategy_name or "strategy")
 
     def _report_call(self, event: Event, report, exempt_compiles: set[int]) -> None:
         for what, target in self.callees(event):
             if what == "model":
                 if not self.inference_only(event):
-                    report(BUILD, event.node, None)
+                    report(BUILD, event, None)
                 continue
             if what == "load":
-                report(LOAD, event.node, None)
+                report(LOAD, event, None)
                 continue
             kinds = self._callee_kinds(what, target)
             via = target.rsplit(".", 1)[-1] if what == "external" else target.name
             if BUILD in kinds and not self.inference_only(event):
-                report(BUILD, event.node, via)
+                report(BUILD, event, via)
             if LOAD in kinds and not self.inference_only(event):
-                report(LOAD, event.node, via)
+                report(LOAD, event, via)
             if COMPILE in kinds:
-                report(COMPILE, event.node, via)
+                report(COMPILE, event, via)
             if OPTIMIZER in kinds and not kinds & {BUILD, LOAD, COMPILE}:
                 if self._optimizer_used_in_strategy(event, exempt_compiles):
-                    report(OPTIMIZER, event.node, via)
+                    report(OPTIMIZER, event, via)
 
     def _per_replica(self, event: Event) -> bool:
         if event.per_replica:

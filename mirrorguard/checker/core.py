@@ -41,7 +41,6 @@ class Settings:
     # scope (see analysis.summarise), for helpers imported from other files.
     external: Mapping[str, frozenset[str]] = field(default_factory=dict, compare=False)
     respect_noqa: bool = True
-    _prefilter: re.Pattern = field(default=_MAY_HAVE_STRATEGY, compare=False, repr=False)
 
     def enabled(self, code: str) -> bool:
         """The most specific matching prefix wins, as in ruff and flake8."""
@@ -97,27 +96,50 @@ def check_source(
         return []
     unit = Unit(module, analysis)
     raw = [
-        (rule, node, message)
+        (rule, item, message)
         for rule in ALL_RULES
         if rule.check is not None and settings.enabled(rule.code)
-        for node, message in rule.check(unit)
+        for item, message in rule.check(unit)
     ]
-    if not raw:
+    if not raw or (settings.respect_noqa and sources.file_is_noqa(text)):
         return []
-    # Positions are computed only for files that have findings: libcst's
-    # PositionProvider costs several times the parse itself.
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    if settings.respect_noqa and sources.file_is_noqa(text):
-        return []
+    positions = _positions(module, [item for _, item, _ in raw])
     lines = _LINE_BREAK.split(text)
     findings = []
-    for rule, node, message in raw:
-        start = positions[node].start
-        if settings.respect_noqa and start.line <= len(lines):
-            if sources.suppressed(rule.code, sources.noqa_codes(lines[start.line - 1])):
+    for rule, item, message in raw:
+        line, column = positions[id(item.node)]
+        if settings.respect_noqa and line <= len(lines):
+            if sources.suppressed(rule.code, sources.noqa_codes(lines[line - 1])):
                 continue
-        findings.append(Finding(path, start.line, start.column + 1, rule.code, rule.name, message))
+        findings.append(Finding(path, line, column + 1, rule.code, rule.name, message))
     return sorted(set(findings))
+
+
+def _positions(module: cst.Module, items) -> dict[int, tuple[int, int]]:
+    """(line, 0-based column) of each item's node.
+
+    libcst's PositionProvider over a whole module costs several times the
+    parse, so it runs only on the module-level statements that hold findings;
+    where those statements start is counted from the generated code of the
+    ones before them, which is cheap.
+    """
+    wanted: dict[int, list] = {}
+    for item in items:
+        wanted.setdefault(id(item.top), []).append(item)
+    first_line = 1 + len(module.header)
+    result: dict[int, tuple[int, int]] = {}
+    for statement in module.body:
+        group = wanted.pop(id(statement), None)
+        if group is not None:
+            alone = module.with_changes(body=[statement], header=[], footer=[])
+            spans = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
+            for item in group:
+                start = spans[item.node].start
+                result[id(item.node)] = (first_line + start.line - 1, start.column)
+        if not wanted:
+            break
+        first_line += len(_LINE_BREAK.findall(module.code_for_node(statement)))
+    return result
 
 
 def _unreadable(path: str, why: sources.Unreadable, settings: Settings) -> list[Finding]:

@@ -48,7 +48,9 @@ class Unit:
         return f"{self.analysis.strategy_name}.scope()"
 
 
-Check = Callable[[Unit], Iterator[tuple[cst.CSTNode, str]]]
+# A check yields (item, message); an item has ``node`` (where to report) and
+# ``top`` (the module-level statement holding it).
+Check = Callable[[Unit], Iterator[tuple[object, str]]]
 
 
 @dataclass(frozen=True)

@@ -13,12 +13,12 @@ def check(unit: Unit) -> Iterator[tuple]:
         if item.kind != BUILD:
             continue
         if item.via:
-            yield item.node, (
+            yield item, (
                 f"`{item.via}()` builds a Keras model outside `{unit.scope}`; "
                 f"call it inside `with {unit.scope}:`"
             )
         else:
-            yield item.node, (
+            yield item, (
                 f"`{unit.callee(item.node)}` builds a Keras model outside `{unit.scope}`; "
                 f"build it inside `with {unit.scope}:`"
             )

@@ -13,12 +13,12 @@ def check(unit: Unit) -> Iterator[tuple]:
         if item.kind != COMPILE:
             continue
         if item.via:
-            yield item.node, (
+            yield item, (
                 f"`{item.via}()` calls `compile()` outside `{unit.scope}`; "
                 f"call it inside `with {unit.scope}:`"
             )
         else:
-            yield item.node, (
+            yield item, (
                 f"`{unit.code(item.node.func)}()` is called outside `{unit.scope}`; "
                 f"compile inside `with {unit.scope}:`"
             )

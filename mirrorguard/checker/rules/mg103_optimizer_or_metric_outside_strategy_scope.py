@@ -13,7 +13,7 @@ def check(unit: Unit) -> Iterator[tuple]:
         if item.kind != OPTIMIZER:
             continue
         what = f"`{item.via}()`" if item.via else f"`{unit.callee(item.node)}`"
-        yield item.node, (
+        yield item, (
             f"{what} creates an optimizer or metric outside `{unit.scope}` that the "
             f"strategy's model uses; create it inside `with {unit.scope}:`"
         )

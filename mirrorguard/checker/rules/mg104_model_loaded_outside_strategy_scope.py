@@ -14,7 +14,7 @@ def check(unit: Unit) -> Iterator[tuple]:
             continue
         what = f"`{item.via}()`" if item.via else f"`{unit.callee(item.node)}`"
         verb = "call it" if item.via else "load it"
-        yield item.node, (
+        yield item, (
             f"{what} loads a Keras model outside `{unit.scope}`; {verb} inside `with {unit.scope}:`"
         )
 

@@ -11,7 +11,7 @@ def check(unit: Unit) -> Iterator[tuple]:
     strategy = unit.analysis.strategy_name
     for item in unit.analysis.unscaled_batches:
         size = f"`{item.value}`" if item.value is not None else f"`{unit.code(item.node)}`"
-        yield item.node, (
+        yield item, (
             f"global batch size {size} is not scaled by `{strategy}.num_replicas_in_sync`; "
             f"use a per-replica size times `{strategy}.num_replicas_in_sync`"
         )
