@@ -32,6 +32,8 @@ NOTEBOOK_SUFFIX = ".ipynb"
 # not Python run here, and the whole cell is skipped.
 PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug", "memit", "mprun"})
 
+# ``%time model = build()`` runs its Python in the notebook's namespace.
+_PYTHON_LINE_MAGIC = re.compile(r"^(?P<indent>[ \t]*)%(?:time|timeit|prun)[ \t]+(?=[^-\s])")
 _MAGIC_START = re.compile(r"^(?P<indent>[ \t]*)(?:%|!|\?)")
 # ``files = !ls`` / ``out = %sx ls`` (also ``a, b = !cmd``).
 _MAGIC_ASSIGNMENT = re.compile(r"^(?P<indent>[ \t]*)[\w.,\s\[\]()*]+?\s*=\s*[%!]")
@@ -45,6 +47,7 @@ class Cell:
     first_line: int  # 1-based line of the cell's first line in the joined module
     lines: int
     source: str
+    shifts: dict[int, int]  # 0-based line in the cell -> columns its text moved left
 
 
 class BrokenNotebook(Exception):
@@ -109,20 +112,28 @@ def _python_kernel(notebook: dict) -> bool:
 
 
 def python_lines(cell: str) -> list[str]:
+    """The cell's lines with IPython-only syntax neutralised, one for one."""
+    return python_lines_and_shifts(cell)[0]
+
+
+def python_lines_and_shifts(cell: str) -> tuple[list[str], dict[int, int]]:
     """The cell's lines with IPython-only syntax neutralised, one for one.
 
     A line magic or shell escape becomes ``pass`` at its indentation (so a magic
     alone in an ``if`` body still leaves valid Python); its backslash
     continuation lines become blank. A non-Python cell magic blanks the cell.
+    ``%time stmt`` keeps ``stmt``, moved left; the second value maps such a
+    line's 0-based index to the columns it moved, to put findings back.
     """
     lines = cell.splitlines()
+    shifts: dict[int, int] = {}
     if not lines:
-        return []
+        return [], shifts
     first = lines[0].lstrip()
     if first.startswith("%%"):
         magic = first[2:].split(None, 1)[0] if first[2:].split() else ""
         if magic not in PYTHON_CELL_MAGICS:
-            return [""] * len(lines)
+            return [""] * len(lines), shifts
         lines = [""] + lines[1:]
     out: list[str] = []
     state = _LineState()
@@ -133,6 +144,13 @@ def python_lines(cell: str) -> list[str]:
             magic_continues = line.rstrip().endswith("\\")
             continue
         if not state.continues():
+            timed = _PYTHON_LINE_MAGIC.match(line)
+            if timed and not _is_python(line):
+                shifts[len(out)] = timed.end() - len(timed.group("indent"))
+                line = timed.group("indent") + line[timed.end():]
+                out.append(line)
+                state.feed(line)
+                continue
             match = (_MAGIC_START.match(line) or _MAGIC_ASSIGNMENT.match(line)
                      or _HELP_SUFFIX.match(line))
             if match and not _is_python(line):
@@ -141,7 +159,7 @@ def python_lines(cell: str) -> list[str]:
                 continue
         out.append(line)
         state.feed(line)
-    return out
+    return out, shifts
 
 
 class _LineState:
@@ -216,9 +234,9 @@ def join_cells(cells: list[str]) -> tuple[str, list[Cell], list[tuple[Cell, sour
     rejected: list[tuple[Cell, sources.Unreadable]] = []
     line = 1
     for number, text in enumerate(cells, start=1):
-        lines = python_lines(text)
+        lines, shifts = python_lines_and_shifts(text)
         cell_text = "\n".join(lines) + "\n" if lines else ""
-        cell = Cell(number, line, len(lines), text)
+        cell = Cell(number, line, len(lines), text, shifts)
         why = _rejects(cell_text)
         if why is not None:
             rejected.append((cell, why))
@@ -256,7 +274,9 @@ def check_notebook_source(data: bytes, path: str, settings: Settings = DEFAULT_S
         findings.extend(replace(f, cell=cell.number) for f in _unreadable(path, why, settings))
     for finding in check_source(text, path, settings, compiled=True):
         cell = _cell_of(placed, finding.line)
-        findings.append(replace(finding, line=finding.line - cell.first_line + 1, cell=cell.number))
+        line = finding.line - cell.first_line + 1
+        column = finding.column + cell.shifts.get(line - 1, 0)
+        findings.append(replace(finding, line=line, column=column, cell=cell.number))
     return sorted(findings, key=lambda f: (f.cell or 0, f.line, f.column, f.code))
 
 
