@@ -106,13 +106,19 @@ def steps_run(model) -> int:
 SCENARIOS = {}
 
 
-def scenario(*, multiworker=True, replicas=(2, 3, 4), flavours=("keras3", "tfkeras")):
-    """Registers a scenario for the set-ups it applies to."""
+def scenario(*, multiworker=("tfkeras",), replicas=(2, 3, 4), flavours=("keras3", "tfkeras")):
+    """Registers a scenario for the set-ups it applies to.
+
+    `multiworker` names the flavours it runs for under MultiWorkerMirroredStrategy:
+    Keras 3.15 cannot fit() there at all (see `mw_keras3_cannot_fit`), so only
+    the checks that fire before its own failure run for Keras 3.
+    """
 
     def register(function):
-        applies = FLAVOUR in flavours and (
-            (MULTIWORKER and multiworker) or (not MULTIWORKER and ARGS.replicas in replicas)
-        )
+        if MULTIWORKER:
+            applies = FLAVOUR in flavours and FLAVOUR in (multiworker or ())
+        else:
+            applies = FLAVOUR in flavours and ARGS.replicas in replicas
         if applies:
             SCENARIOS[function.__name__] = function
         return function
@@ -131,34 +137,41 @@ def mv_inside_passes(r):
     r.note(train_step_restored="train_step" not in vars(model), train_function_reset=model.train_function is None)
 
 
-@scenario(multiworker=False)
+@scenario(multiworker=())
 def mv_outside_default_strategy(r):
     r.fit(compiled(), X, Y, batch_size=B, callbacks=[AssertMirroredVariables()])
 
 
-@scenario()
+@scenario(multiworker=("keras3", "tfkeras"))
 def mv_outside_with_strategy(r):
     r.fit(compiled(), X, Y, batch_size=B, callbacks=[AssertMirroredVariables(STRATEGY)])
 
 
-@scenario(multiworker=True, replicas=())
+@scenario(multiworker=("keras3", "tfkeras"), replicas=())
 def mv_outside_multiworker_default(r):
-    # One CPU per worker: only TF_CONFIG says the run should have had 2 replicas.
+    # Each worker has one CPU, but TF lists the devices of the whole cluster.
     r.fit(compiled(), X, Y, batch_size=B, callbacks=[AssertMirroredVariables()])
 
 
-@scenario(multiworker=False)
+@scenario(multiworker=("keras3",), replicas=())
+def mw_keras3_cannot_fit(r):
+    # Keras 3.15 feeds PerReplica values where tensors are expected under MWMS;
+    # when this starts passing, the Keras 3 multi-worker scenarios can be enabled.
+    r.fit(in_scope(), X, Y, batch_size=B)
+
+
+@scenario(multiworker=())
 def mv_other_strategy(r):
     other = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(N)])
     r.fit(in_scope(other), X, Y, batch_size=B, callbacks=[AssertMirroredVariables(STRATEGY)])
 
 
-@scenario(multiworker=False)
+@scenario(multiworker=())
 def mv_outside_warns(r):
     r.fit(compiled(), X, Y, batch_size=B, callbacks=[AssertMirroredVariables(on_failure="warn")])
 
 
-@scenario(multiworker=False)
+@scenario(multiworker=())
 def mv_fit_inside_model_outside(r):
     # The model trains under the strategy, its variables are plain: each is named.
     model = compiled()
@@ -175,7 +188,7 @@ def mv_lazily_built_model(r):
     r.fit(model, X, Y, batch_size=B, callbacks=[AssertMirroredVariables(STRATEGY)])
 
 
-@scenario(multiworker=False, flavours=("tfkeras",))
+@scenario(multiworker=(), flavours=("tfkeras",))
 def mv_compile_outside_tfkeras(r):
     # Legal in tf-keras since TF 2.1: no false alarm.
     with STRATEGY.scope():
@@ -184,14 +197,14 @@ def mv_compile_outside_tfkeras(r):
     r.fit(model, X, Y, batch_size=B, callbacks=[AssertMirroredVariables(STRATEGY)])
 
 
-@scenario(multiworker=False)
+@scenario(multiworker=())
 def mv_one_device_strategy(r):
     one = tf.distribute.OneDeviceStrategy("/cpu:0")
     model = in_scope(one)
     r.fit(model, X, Y, batch_size=B + 1, callbacks=[AssertMirroredVariables(one), AssertEvenBatchSplit()])
 
 
-@scenario(multiworker=False)
+@scenario(multiworker=())
 def mv_central_storage(r):
     central = tf.distribute.experimental.CentralStorageStrategy([f"/cpu:{i}" for i in range(N)])
     with central.scope():
@@ -200,13 +213,13 @@ def mv_central_storage(r):
     r.fit(model, X, Y, batch_size=B, callbacks=[AssertMirroredVariables(central), AssertEvenBatchSplit()])
 
 
-@scenario(multiworker=False, replicas=(1,))
+@scenario(multiworker=(), replicas=(1,))
 def mv_default_one_device(r):
     model = compiled()
     r.fit(model, X, Y, batch_size=8, callbacks=[AssertMirroredVariables(), AssertEvenBatchSplit()])
 
 
-@scenario(multiworker=False, replicas=(1,))
+@scenario(multiworker=(), replicas=(1,))
 def mv_default_declared(r):
     # Single-replica training declared on purpose, with the default strategy.
     r.fit(compiled(), X, Y, batch_size=8, callbacks=[AssertMirroredVariables(tf.distribute.get_strategy())])
@@ -215,7 +228,7 @@ def mv_default_declared(r):
 # explain_errors on the failures Keras raises itself ---------------------------
 
 
-@scenario(multiworker=False)
+@scenario(multiworker=())
 def ex_model_outside_compile_inside(r):
     def program():
         model = build()
@@ -226,7 +239,7 @@ def ex_model_outside_compile_inside(r):
     r.explained(program)
 
 
-@scenario(multiworker=False)
+@scenario(multiworker=())
 def ex_backbone_outside(r):
     def program():
         backbone = build()
@@ -238,7 +251,7 @@ def ex_backbone_outside(r):
     r.explained(program)
 
 
-@scenario(multiworker=False, flavours=("keras3",))
+@scenario(multiworker=(), flavours=("keras3",))
 def ex_compile_outside_keras3(r):
     def program():
         with STRATEGY.scope():
@@ -249,7 +262,7 @@ def ex_compile_outside_keras3(r):
     r.explained(program)
 
 
-@scenario(multiworker=False, flavours=("tfkeras",))
+@scenario(multiworker=(), flavours=("tfkeras",))
 def ex_metric_outside_tfkeras(r):
     def program():
         metric = keras.metrics.MeanAbsoluteError()
@@ -260,7 +273,7 @@ def ex_metric_outside_tfkeras(r):
     r.explained(program)
 
 
-@scenario(multiworker=False)
+@scenario(multiworker=())
 def ex_unrelated_error_passes(r):
     def program():
         model = in_scope()
@@ -284,7 +297,7 @@ def ev_dataset_mid_epoch(r):
     r.fit(model, batches([B, B + 1, B, B]), callbacks=[AssertEvenBatchSplit()])
 
 
-@scenario(multiworker=False)
+@scenario(multiworker=())
 def ev_zero_rows(r):
     model = in_scope()
     r.fit(model, batches([B, ZERO_ROWS, B, B]), callbacks=[AssertEvenBatchSplit()])
@@ -296,34 +309,34 @@ def ev_partial_warns_once(r):
     r.fit(model, X[: 3 * B + 1], Y[: 3 * B + 1], batch_size=B, epochs=2, callbacks=[AssertEvenBatchSplit()])
 
 
-@scenario(multiworker=False)
+@scenario(multiworker=())
 def ev_partial_raises(r):
     model = in_scope()
     cb = AssertEvenBatchSplit(partial_batch="raise")
     r.fit(model, X[: 3 * B + 1], Y[: 3 * B + 1], batch_size=B, epochs=2, callbacks=[cb])
 
 
-@scenario(multiworker=False)
+@scenario(multiworker=())
 def ev_partial_ignored(r):
     model = in_scope()
     cb = AssertEvenBatchSplit(partial_batch="ignore")
     r.fit(model, X[: 3 * B + 1], Y[: 3 * B + 1], batch_size=B, epochs=2, callbacks=[cb])
 
 
-@scenario(multiworker=False)
+@scenario(multiworker=())
 def ev_partial_even_is_fine(r):
     # A last batch of N rows is partial but splits evenly: nothing to report.
     model = in_scope()
     r.fit(model, X[: 3 * B + N], Y[: 3 * B + N], batch_size=B, callbacks=[AssertEvenBatchSplit()])
 
 
-@scenario(multiworker=False)
+@scenario(multiworker=())
 def ev_uneven_warns(r):
     model = in_scope()
     r.fit(model, batches([B, B + 1, B, B]), callbacks=[AssertEvenBatchSplit(on_failure="warn")])
 
 
-@scenario(multiworker=False)
+@scenario(multiworker=())
 def ev_generator(r):
     # Keras 3 drops the batches its set-up iterator prefetched from a generator,
     # so which step first sees an uneven batch varies: every batch after the
@@ -337,7 +350,7 @@ def ev_generator(r):
     r.fit(model, generate(), steps_per_epoch=6, callbacks=[AssertEvenBatchSplit()])
 
 
-@scenario(multiworker=False)
+@scenario(multiworker=())
 def ev_sequence(r):
     base = getattr(keras.utils, "PyDataset", None) or keras.utils.Sequence
     sizes = [B, B + 1, B]
@@ -357,7 +370,7 @@ def ev_sequence(r):
     r.fit(model, Batches(), shuffle=False, callbacks=[AssertEvenBatchSplit()])
 
 
-@scenario(multiworker=False)
+@scenario(multiworker=())
 def ev_unknown_cardinality_partial(r):
     dataset = tf.data.Dataset.from_tensor_slices((X[: 3 * B + 1], Y[: 3 * B + 1])).filter(lambda x, y: True)
     model = in_scope()
@@ -365,14 +378,14 @@ def ev_unknown_cardinality_partial(r):
     r.note(cardinality=int(dataset.cardinality()))
 
 
-@scenario(multiworker=False)
+@scenario(multiworker=())
 def ev_unknown_cardinality_mid_epoch(r):
     dataset = batches([B, B + 1, B, B]).filter(lambda x, y: True)
     model = in_scope()
     r.fit(model, dataset, callbacks=[AssertEvenBatchSplit()])
 
 
-@scenario(multiworker=False, replicas=(2,), flavours=("tfkeras",))
+@scenario(multiworker=(), replicas=(2,), flavours=("tfkeras",))
 def ev_steps_per_execution(r):
     # Keras 3.15 cannot fit under MirroredStrategy with steps_per_execution > 1
     # (a graph error with or without mirrorguard), so this is tf-keras only.
@@ -380,13 +393,13 @@ def ev_steps_per_execution(r):
     r.fit(model, batches([B, B + 1, B, B]), callbacks=[AssertEvenBatchSplit()])
 
 
-@scenario(multiworker=False, replicas=(2,))
+@scenario(multiworker=(), replicas=(2,))
 def ev_run_eagerly(r):
     model = in_scope(run_eagerly=True)
     r.fit(model, batches([B, B + 1, B, B]), callbacks=[AssertEvenBatchSplit()])
 
 
-@scenario(multiworker=False, replicas=(2,))
+@scenario(multiworker=(), replicas=(2,))
 def ev_refit_restores_model(r):
     model = in_scope()
     r.fit(model, X, Y, batch_size=B, callbacks=[AssertEvenBatchSplit()])
@@ -398,13 +411,13 @@ def ev_refit_restores_model(r):
     r.note(restored_after_first_fit=restored, steps_after_plain_fit=plain_steps)
 
 
-@scenario(multiworker=False, replicas=(1,))
+@scenario(multiworker=(), replicas=(1,))
 def ev_single_replica_inactive(r):
     model = compiled()
     r.fit(model, X, Y, batch_size=7, callbacks=[AssertEvenBatchSplit()])
 
 
-@scenario(multiworker=False, replicas=(1,))
+@scenario(multiworker=(), replicas=(1,))
 def arguments_are_validated(r):
     errors = {}
     for name, make in {

@@ -1,0 +1,92 @@
+"""Runs the scenario processes of tests/runtime/_scenarios.py, two at a time, once per session."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+RUNNER = Path(__file__).with_name("_scenarios.py")
+REPO = Path(__file__).resolve().parents[2]
+PREFIX = "MG-RESULTS "
+TIMEOUT = 300
+
+FLAVOURS = ("keras3", "tfkeras")
+# (flavour, replicas) with replicas an int for MirroredStrategy on logical CPUs,
+# or "mw" for MultiWorkerMirroredStrategy with two worker processes.
+SETUPS = [(f, n) for f in FLAVOURS for n in (1, 2, 3, 4, "mw")]
+
+
+def _env(flavour: str) -> dict[str, str]:
+    env = dict(os.environ, PYTHONPATH=str(REPO), TF_CPP_MIN_LOG_LEVEL="2", PYTHONHASHSEED="0")
+    env.pop("TF_CONFIG", None)
+    env["TF_USE_LEGACY_KERAS"] = "1" if flavour == "tfkeras" else "0"
+    return env
+
+
+def _parse(output: str, what: str) -> dict:
+    for line in output.splitlines():
+        if line.startswith(PREFIX):
+            return json.loads(line[len(PREFIX) :])
+    raise AssertionError(f"{what} printed no results:\n{output[-4000:]}")
+
+
+def _free_ports(count: int) -> list[int]:
+    sockets = [socket.socket() for _ in range(count)]
+    for sock in sockets:
+        sock.bind(("127.0.0.1", 0))
+    ports = [sock.getsockname()[1] for sock in sockets]
+    for sock in sockets:
+        sock.close()
+    return ports
+
+
+def _run(setup) -> dict:
+    flavour, replicas = setup
+    if replicas != "mw":
+        command = [sys.executable, str(RUNNER), "--replicas", str(replicas)]
+        done = subprocess.run(command, env=_env(flavour), capture_output=True, text=True, timeout=TIMEOUT)
+        return _parse(done.stdout + done.stderr[-4000:], f"{setup}")
+    ports = ",".join(str(p) for p in _free_ports(2))
+    workers = [
+        subprocess.Popen(
+            [sys.executable, str(RUNNER), "--worker", str(i), "--ports", ports],
+            env=_env(flavour),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(2)
+    ]
+    outputs = []
+    for worker in workers:
+        try:
+            out, err = worker.communicate(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            for other in workers:
+                other.kill()
+            raise
+        outputs.append(out + err[-4000:])
+    results = [_parse(out, f"{setup} worker {i}") for i, out in enumerate(outputs)]
+    return {"worker0": results[0], "worker1": results[1]}
+
+
+@pytest.fixture(scope="session")
+def _scenario_runs():
+    """Futures of every set-up's results, started together on first use."""
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+    futures = {setup: pool.submit(_run, setup) for setup in SETUPS}
+    yield futures
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+@pytest.fixture
+def scenarios(_scenario_runs, setup):
+    """The results of the set-up this test is parametrized with (both workers' under MWMS)."""
+    return _scenario_runs[setup].result()
