@@ -199,7 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="digits: scikit-learn's 1,797 handwritten digits, no download (default); "
                            "cassava: TensorFlow Datasets' cassava, read from --data-dir; "
                            "synthetic: tiny random images for smoke tests")
-    data.add_argument("--data-dir", help="TensorFlow Datasets folder holding 'cassava'")
+    data.add_argument("--data-dir", metavar="DIR", help="TensorFlow Datasets folder holding 'cassava'")
     data.add_argument("--validation-split", type=_fraction, default=0.2, metavar="FRACTION",
                       help="share of digits/synthetic held out for validation (default: 0.2)")
     data.add_argument("--image-size", type=_at_least(8), metavar="PIXELS",
@@ -217,11 +217,11 @@ def build_parser() -> argparse.ArgumentParser:
     training = parser.add_argument_group("training")
     training.add_argument("--model", choices=MODELS, default="small-resnet",
                           help="small-resnet (default) or keras.applications.ResNet50 with weights=None")
-    training.add_argument("--epochs", type=_at_least(1), default=5, help="default: 5")
+    training.add_argument("--epochs", type=_at_least(1), default=5, metavar="N", help="default: 5")
     training.add_argument("--per-replica-batch", type=_at_least(1), default=32, metavar="N",
                           help="examples per replica per step; the global batch is N x replicas (default: 32)")
-    training.add_argument("--learning-rate", type=float, default=1e-3, help="Adam's (default: 0.001)")
-    training.add_argument("--seed", type=int, default=0, help="default: 0")
+    training.add_argument("--learning-rate", type=float, default=1e-3, metavar="LR", help="Adam's (default: 0.001)")
+    training.add_argument("--seed", type=int, default=0, metavar="N", help="default: 0")
     training.add_argument("--backup-dir", default="mirrorguard-backup", metavar="DIR",
                           help="where BackupAndRestore keeps the last epoch so that a killed run "
                                "resumes; removed when training finishes (default: ./mirrorguard-backup)")
