@@ -938,6 +938,11 @@ class _Resolver:
                             target.call_sites.append(event)
         roots = []
         for context in self.w.contexts:
+            if context.class_name in self.model_classes:
+                # A Keras model's own methods (Keras's Model class itself, or a
+                # custom model building sub-models in __init__): what they do
+                # is judged where the model is instantiated.
+                continue
             if context.is_module:
                 if self.w.strategy_in_play:
                     roots.append(context)
@@ -1071,13 +1076,32 @@ class _Resolver:
                 self._report_call(event, report, exempt_compiles)
 
         if not (w.strategy_kinds == {"OneDeviceStrategy"} and not w.unknown_strategy):
-            for context in w.contexts:
+            for context in self._strategy_code(roots):
                 for event in context.events:
                     if event.kind == BATCH and not self._per_replica(event):
                         verdict, value = self.batch_value(event.value, context, 0)
                         if verdict == "const":
                             batches.append(UnscaledBatch(event.report_node or event.node, value, event.top))
         return Analysis(True, outside, batches, w.strategy_name or "strategy")
+
+    def _strategy_code(self, roots: list[Context]) -> list[Context]:
+        """Contexts that run with a strategy around: the roots, what they
+        call (transitively), and the lambdas inside those. A test method or
+        utility that no strategy code calls is not judged for batch sizes."""
+        reached: dict[int, Context] = {}
+        pending = list(roots) + [c for c in self.w.contexts if c.mentions_strategy]
+        while pending:
+            context = pending.pop()
+            if id(context) in reached:
+                continue
+            reached[id(context)] = context
+            for event in context.events:
+                if event.kind == CALL:
+                    pending.extend(t for what, t in self.callees(event) if what == "function")
+        for context in self.w.contexts:
+            if context.is_lambda and context.parent is not None and id(context.parent) in reached:
+                reached[id(context)] = context
+        return list(reached.values())
 
     def _report_call(self, event: Event, report, exempt_compiles: set[int]) -> None:
         for what, target in self.callees(event):

@@ -1,0 +1,102 @@
+"""Checker cost, as ratios against flake8 measured side by side in one run.
+
+    python benchmarks/bench_checker.py [--corpus keras tf_keras training-scripts] [--rounds 3]
+
+For each corpus it times, alternating the order every round:
+  * flake8 alone (mirrorguard filtered out of flake8's plugin discovery),
+  * flake8 with the mirrorguard plugin,
+  * ``mirrorguard check`` (one process).
+All on one core (``-j 1``), so the ratios compare work, not parallelism. It
+reports the median of each and two ratios: the plugin's overhead on flake8
+(target: at most +5 %) and mirrorguard check against flake8 alone (target: at
+most 0.25). Machines are shared and noisy: read the ratios, not the seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import corpora  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+
+
+def commands(root: Path) -> dict[str, list[str]]:
+    python = sys.executable
+    return {
+        "flake8": [python, str(HERE / "_flake8_without_mirrorguard.py"), "-j", "1", str(root)],
+        "flake8+mirrorguard": [python, "-m", "flake8", "-j", "1", str(root)],
+        "mirrorguard check": [python, "-m", "mirrorguard.cli", "check", "--quiet", str(root)]
+        + (["--jobs", "1"] if _has_jobs_flag() else []),
+    }
+
+
+def _has_jobs_flag() -> bool:
+    help_text = subprocess.run(
+        [sys.executable, "-m", "mirrorguard.cli", "check", "--help"], capture_output=True, text=True
+    ).stdout
+    return "--jobs" in help_text
+
+
+def time_once(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - start
+
+
+def measure(name: str, rounds: int, limit: int | None) -> dict:
+    root = corpora.assemble(name, limit)
+    try:
+        files = corpora.python_files(root)
+        lines = sum(Path(f).read_bytes().count(b"\n") for f in files)
+        runs = commands(root)
+        times: dict[str, list[float]] = {label: [] for label in runs}
+        order = list(runs)
+        for round_number in range(rounds):
+            for label in order if round_number % 2 == 0 else reversed(order):
+                times[label].append(time_once(runs[label]))
+        median = {label: statistics.median(values) for label, values in times.items()}
+        return {
+            "corpus": name,
+            "files": len(files),
+            "lines": lines,
+            "rounds": rounds,
+            "median_seconds": {k: round(v, 3) for k, v in median.items()},
+            "plugin_overhead": round(median["flake8+mirrorguard"] / median["flake8"] - 1, 4),
+            "check_vs_flake8": round(median["mirrorguard check"] / median["flake8"], 4),
+        }
+    finally:
+        corpora.remove(root)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpus", nargs="+", default=["tf_keras", "keras", "training-scripts"],
+                        choices=sorted(corpora.PACKAGES))
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--limit", type=int, default=None, help="at most this many files per corpus")
+    parser.add_argument("--json", action="store_true", help="print JSON only")
+    args = parser.parse_args(argv)
+    results = [measure(name, args.rounds, args.limit) for name in args.corpus]
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    for r in results:
+        m = r["median_seconds"]
+        print(f"{r['corpus']}: {r['files']} files, {r['lines']} lines, median of {r['rounds']} rounds")
+        for label, seconds in m.items():
+            print(f"  {label:<20} {seconds:8.2f} s")
+        print(f"  plugin overhead on flake8:        {r['plugin_overhead']:+.1%}  (target <= +5%)")
+        print(f"  mirrorguard check / flake8 alone: {r['check_vs_flake8']:.2f}   (target <= 0.25)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
