@@ -18,6 +18,8 @@ PACKAGES = {
     "keras": ["keras"],
     # tf-keras: the TF2 Keras code base, with its distribution tests and utilities.
     "tf_keras": ["tf_keras"],
+    # scikit-learn: a typical ML code base without TensorFlow (and many strategy="...").
+    "scikit-learn": ["sklearn"],
     # The project's own hand-labelled training scripts: every file has a strategy.
     "training-scripts": [],
 }

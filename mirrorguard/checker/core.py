@@ -11,19 +11,22 @@ import re
 from dataclasses import dataclass, field
 from typing import Mapping
 
-import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
-
 from mirrorguard.checker import source as sources
-from mirrorguard.checker.analysis import analyse
 from mirrorguard.checker.findings import Finding
-from mirrorguard.checker.rules import ALL_RULES, UNREADABLE, Unit
 
-# A file with no strategy in play gets no MG1xx/MG2xx finding, and every way of
-# putting one in play spells "strategy" or "strat" somewhere (the class names,
-# get_strategy, a strategy-named variable). Most files fail this test and are
-# never handed to libcst, which is ten times slower to parse than ``ast``.
-_MAY_HAVE_STRATEGY = re.compile(r"(?i)strategy|\bstrat\b|_strat\b")
+# libcst and the rules are imported on first use: a run over files with no
+# strategy in play (most pre-commit runs) never pays for them.
+
+# A file with no strategy in play gets no MG1xx/MG2xx finding, and a strategy
+# is in play only through a strategy class, ``get_strategy`` or ``.scope()`` on
+# something strategy-named; files without any of those spellings are never
+# handed to libcst, which is ten times slower to parse than ``ast``. (A looser
+# test on "strategy" alone lets through scikit-learn's ``strategy="mean"``.)
+_MAY_HAVE_STRATEGY = re.compile(
+    r"(?:Mirrored|TPU|CentralStorage|ParameterServer|OneDevice)Strategy"
+    r"|get_strategy\b"
+    r"|(?i:strat\w*)\s*(?:\(\s*\))?\s*\.\s*scope\s*\("
+)
 # Line breaks as the tokenizer (and libcst's positions) count them; str.splitlines
 # would also split at form feeds and other separators.
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -77,6 +80,11 @@ def check_source(
             return _unreadable(path, rejected, settings)
     if not settings.may_have_strategy(text):
         return []
+    import libcst as cst
+
+    from mirrorguard.checker.analysis import analyse
+    from mirrorguard.checker.rules import ALL_RULES, Unit
+
     try:
         module = cst.parse_module(text)
     except (cst.ParserSyntaxError, RecursionError, ValueError):
@@ -115,7 +123,7 @@ def check_source(
     return sorted(set(findings))
 
 
-def _positions(module: cst.Module, items) -> dict[int, tuple[int, int]]:
+def _positions(module, items) -> dict[int, tuple[int, int]]:
     """(line, 0-based column) of each item's node.
 
     libcst's PositionProvider over a whole module costs several times the
@@ -123,6 +131,8 @@ def _positions(module: cst.Module, items) -> dict[int, tuple[int, int]]:
     where those statements start is counted from the generated code of the
     ones before them, which is cheap.
     """
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
     wanted: dict[int, list] = {}
     for item in items:
         wanted.setdefault(id(item.top), []).append(item)
@@ -143,6 +153,8 @@ def _positions(module: cst.Module, items) -> dict[int, tuple[int, int]]:
 
 
 def _unreadable(path: str, why: sources.Unreadable, settings: Settings) -> list[Finding]:
+    from mirrorguard.checker.rules import UNREADABLE
+
     if not settings.enabled(UNREADABLE.code):
         return []
     return [Finding(path, why.line, why.column, UNREADABLE.code, UNREADABLE.name, why.reason)]
