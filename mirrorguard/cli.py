@@ -103,14 +103,19 @@ def _settings(args: argparse.Namespace, config):
     from mirrorguard.checker.config import ConfigError, parse_names, split_list
     from mirrorguard.checker.rules import ALL_RULES
 
+    extend = config.extend_select + parse_codes(args.extend_select, "--extend-select")
+    ignore = parse_codes(args.ignore, "--ignore") if args.ignore is not None else (config.ignore or ())
     if args.select is not None and parse_codes(args.select, "--select"):
         select = parse_codes(args.select, "--select")
     elif config.select:
         select = config.select
     else:
-        select = tuple(rule.code for rule in ALL_RULES if rule.default_enabled)
-    select += config.extend_select + parse_codes(args.extend_select, "--extend-select")
-    ignore = parse_codes(args.ignore, "--ignore") if args.ignore is not None else (config.ignore or ())
+        # Every rule but the opinionated ones, which only extend-select (or an
+        # explicit select) turns on.
+        select = ("MG",)
+        ignore += tuple(rule.code for rule in ALL_RULES if not rule.default_enabled
+                        and not any(rule.code.startswith(p) for p in extend))
+    select += extend
     try:
         strategies = (parse_names(split_list(args.strategy_names), "--strategy-names")
                       if args.strategy_names is not None else config.strategy_names or ())
