@@ -110,6 +110,14 @@ def test_unreadable_file_is_mg000_and_the_run_goes_on(tmp_path, capsys):
     assert "./locked.py:1:1: MG000 cannot read: Permission denied" in out and "./bad.py:4:9: MG101" in out
 
 
+def test_dangling_link_is_mg000_and_the_run_goes_on(tmp_path, capsys):
+    write(tmp_path, {"bad.py": BAD})
+    (tmp_path / "gone.py").symlink_to(tmp_path / "deleted.py")
+    code, out, _ = run(capsys, "-q", ".", cwd=tmp_path)
+    assert code == 1
+    assert out.splitlines()[1] == "./gone.py:1:1: MG000 cannot read: No such file or directory"
+
+
 def test_undecodable_file_is_mg000_and_the_run_goes_on(tmp_path, capsys):
     write(tmp_path, {"bad.py": BAD})
     (tmp_path / "junk.py").write_bytes(b"\x00\xff\xfe binary")

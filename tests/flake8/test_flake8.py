@@ -1,0 +1,116 @@
+"""flake8 driven for real: ``flake8 --select MG`` reports what ``mirrorguard check`` reports."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+SCRIPTS = sorted((CORPUS / "buggy").glob("*.py")) + sorted((CORPUS / "clean").glob("*.py"))
+FLAKE8 = [sys.executable, "-m", "flake8", "--isolated", "--select", "MG"]
+
+
+def flake8(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([*FLAKE8, *args], capture_output=True, text=True, cwd=cwd)
+
+
+def mirrorguard(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mirrorguard.cli", "check", "-q", *args],
+                          capture_output=True, text=True, cwd=cwd)
+
+
+def test_flake8_and_mirrorguard_check_agree_on_the_corpus():
+    paths = [str(p) for p in SCRIPTS]
+    ours = mirrorguard("--no-cross-file", "--jobs", "2", *paths)
+    theirs = flake8("--jobs", "2", *paths)
+    assert ours.returncode == theirs.returncode == 1, theirs.stderr
+    # Same findings, same places, same messages (flake8 sorts by file itself).
+    assert sorted(theirs.stdout.splitlines()) == sorted(ours.stdout.splitlines())
+    assert len(ours.stdout.splitlines()) > 40
+
+
+def test_flake8_exact_output_lines(tmp_path):
+    (tmp_path / "train.py").write_text(textwrap.dedent("""\
+        import tensorflow as tf
+
+        strategy = tf.distribute.MirroredStrategy()
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])  # noqa: E501
+        model.compile(optimizer="adam", loss="mse")
+        legacy = tf.keras.models.load_model("m.keras")  # noqa: MG104
+        dataset = dataset.batch(64)
+        """))
+    result = flake8("train.py", cwd=tmp_path)
+    assert result.stdout.splitlines() == [
+        "train.py:4:9: MG101 `tf.keras.Sequential(...)` builds a Keras model outside `strategy.scope()`; "
+        "build it inside `with strategy.scope():`",
+        "train.py:5:1: MG102 `model.compile()` is called outside `strategy.scope()`; compile inside "
+        "`with strategy.scope():`",
+        "train.py:7:25: MG201 global batch size `64` is not scaled by `strategy.num_replicas_in_sync`; "
+        "use a per-replica size times `strategy.num_replicas_in_sync`",
+    ]
+
+
+HIDDEN = """\
+import tensorflow as tf
+from cluster import connect
+
+dist = connect()
+model = tf.keras.Sequential()
+with dist.scope():
+    pass
+"""
+
+
+def test_strategy_names_option_from_command_line_and_config(tmp_path):
+    (tmp_path / "train.py").write_text(HIDDEN)
+    assert flake8("train.py", cwd=tmp_path).stdout == ""
+    expected = "train.py:5:9: MG101"
+    assert flake8("--mirrorguard-strategy-names", "dist,other", "train.py", cwd=tmp_path).stdout.startswith(expected)
+    (tmp_path / "setup.cfg").write_text("[flake8]\nmirrorguard-strategy-names =\n    other,\n    dist\n")
+    config_run = subprocess.run([sys.executable, "-m", "flake8", "--select", "MG", "train.py"],
+                                capture_output=True, text=True, cwd=tmp_path)
+    assert config_run.stdout.startswith(expected)
+    # The same setting, through `mirrorguard check`.
+    assert mirrorguard("--strategy-names", "dist", "train.py", cwd=tmp_path).stdout.startswith(expected)
+
+
+def test_model_factories_option(tmp_path):
+    (tmp_path / "train.py").write_text(textwrap.dedent("""\
+        import tensorflow as tf
+
+        strategy = tf.distribute.MirroredStrategy()
+        net = create_net()
+        with strategy.scope():
+            pass
+        """))
+    assert flake8("train.py", cwd=tmp_path).stdout == ""
+    result = flake8("--mirrorguard-model-factories", "create_net", "train.py", cwd=tmp_path)
+    assert result.stdout.startswith("train.py:4:7: MG101 `create_net()` builds a Keras model")
+
+
+@pytest.mark.parametrize("option", ["--mirrorguard-strategy-names", "--mirrorguard-model-factories"])
+def test_bad_option_value_is_quoted_exit_2(tmp_path, option):
+    (tmp_path / "train.py").write_text(HIDDEN)
+    result = flake8(f"{option}=dist,9lives", "train.py", cwd=tmp_path)
+    assert result.returncode == 2
+    assert re.search(rf"flake8: error: invalid name '9lives' in {option}: expected a Python name", result.stderr)
+
+
+def test_bad_option_value_in_config_is_quoted(tmp_path):
+    (tmp_path / "train.py").write_text(HIDDEN)
+    (tmp_path / "tox.ini").write_text("[flake8]\nmirrorguard-model-factories = build-model\n")
+    result = subprocess.run([sys.executable, "-m", "flake8", "train.py"], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 2 and "invalid name 'build-model' in --mirrorguard-model-factories" in result.stderr
+
+
+def test_flake8_per_file_ignores_and_noqa_apply(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "train.py").write_text(HIDDEN.replace("from cluster import connect\n", "")
+                                                 .replace("connect()", "tf.distribute.MirroredStrategy()"))
+    assert flake8("tests/train.py", cwd=tmp_path).stdout.startswith("tests/train.py:4:9: MG101")
+    assert flake8("--per-file-ignores", "tests/*:MG1", "tests/train.py", cwd=tmp_path).stdout == ""
