@@ -1,0 +1,444 @@
+"""One module's text in, its fixed text out, with what was fixed and what was not (and why).
+
+The fixer works a round at a time: check the text, plan a fix for the first
+finding that has one, apply it by moving whole lines (see :mod:`.lines`), and
+check again. A fix is kept only when the new text compiles, the finding it
+targets is gone and no finding appeared; otherwise the finding stays, with the
+reason. Working in rounds is also what makes fixing twice the same as fixing once:
+the rounds stop only when no finding left has a fix.
+
+The fixes (statement level, within one block: a module body or a function body):
+
+* **into an existing block**: statements flagged MG101-MG104 that come right
+  before or right after a plain ``with <strategy>.scope():`` block move into it
+  (functional-API steps such as ``x = layers.Dense(8)(x)`` feeding the model
+  move with it); nothing is reordered, so only the scope changes;
+* **a new block**: otherwise, flagged statements after the strategy's creation
+  are wrapped in a new ``with <strategy>.scope():``, with the statements between
+  them (unless one of those trains, evaluates or saves: then each side gets its own block);
+* **after the strategy**: a statement flagged before the strategy is created
+  moves after it (into the first scope block, or a new one), only when nothing
+  it passes uses or changes what it binds, changes what it reads, or calls
+  anything with an effect it could depend on;
+* **MG201** (unsafe, only on request): the batch size ``N`` becomes
+  ``N * <strategy>.num_replicas_in_sync`` where the strategy exists already.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from mirrorguard.checker.analysis import BUILD, COMPILE, LOAD, OPTIMIZER, analyse
+from mirrorguard.checker.core import DEFAULT_SETTINGS, Settings, check_source
+from mirrorguard.checker.findings import Finding
+from mirrorguard.fixer import statements as st
+from mirrorguard.fixer.lines import Lines, is_blank
+
+CODE_OF_KIND = {BUILD: "MG101", COMPILE: "MG102", OPTIMIZER: "MG103", LOAD: "MG104"}
+SAFE_CODES = frozenset(CODE_OF_KIND.values())
+UNSAFE_CODES = frozenset({"MG201"})
+UNREADABLE_CODE = "MG000"
+NEEDS_UNSAFE = "the fix changes the global batch size on multi-replica machines; apply it with --unsafe-fixes"
+NO_FIX = "no automatic fix for this rule"
+_MAX_ROUNDS = 200
+
+
+@dataclass
+class FixResult:
+    """What :func:`fix_source` did to one text."""
+
+    text: str
+    original: str
+    fixed: list[Finding] = field(default_factory=list)  # findings of the original text now gone
+    remaining: list[tuple[Finding, str]] = field(default_factory=list)  # (finding, why it is left)
+    unreadable: bool = False  # MG000: the text was left alone
+
+    @property
+    def changed(self) -> bool:
+        return self.text != self.original
+
+
+@dataclass(frozen=True)
+class _Edit:
+    text: str
+    origins: list[int | None]
+    what: str
+
+
+@dataclass(frozen=True)
+class _Target:
+    code: str
+    item: object  # OutsideScope or UnscaledBatch
+    key: tuple[int, int, str]  # line, 1-based column, code: where check_source reports it
+
+
+def _signature(findings: list[Finding]) -> Counter:
+    return Counter((f.code, f.message) for f in findings)
+
+
+def fix_source(text: str, path: str = "<string>", settings: Settings = DEFAULT_SETTINGS, *,
+               unsafe: bool = False) -> FixResult:
+    """Fix what can be fixed safely (and MG201 too when ``unsafe``) in one module's text."""
+    before = check_source(text, path, settings)
+    result = FixResult(text, text)
+    if any(f.code == UNREADABLE_CODE for f in before):
+        result.unreadable = True
+        result.remaining = [(f, "the file cannot be read or parsed, so it is not changed") for f in before]
+        return result
+    fixable = SAFE_CODES | (UNSAFE_CODES if unsafe else frozenset())
+    current, findings = text, before
+    reasons: dict[tuple[int, int, str], str] = {}
+    for _ in range(_MAX_ROUNDS):
+        if not any(f.code in fixable for f in findings):
+            break
+        try:
+            round_ = _Round(current, settings, findings, fixable)
+        except (cst.ParserSyntaxError, RecursionError, ValueError):
+            break
+        reasons = {}
+        applied = False
+        for target in round_.targets:
+            planned = round_.plan(target)
+            if isinstance(planned, str):
+                reasons[target.key] = planned
+                continue
+            after = check_source(planned.text, path, settings)
+            why = _rejected(findings, after, target, round_)
+            if why is not None:
+                reasons[target.key] = why
+                continue
+            current, findings = planned.text, after
+            applied = True
+            break
+        if not applied:
+            break
+    result.text = current
+    gone = _signature(before) - _signature(findings)
+    for finding in before:
+        signature = (finding.code, finding.message)
+        if gone[signature] > 0:
+            gone[signature] -= 1
+            result.fixed.append(finding)
+    for finding in findings:
+        why = reasons.get((finding.line, finding.column, finding.code))
+        if why is None:
+            if finding.code in UNSAFE_CODES and not unsafe:
+                why = NEEDS_UNSAFE
+            elif finding.code not in SAFE_CODES | UNSAFE_CODES:
+                why = NO_FIX
+            else:
+                why = "no fix found"
+        result.remaining.append((finding, why))
+    return result
+
+
+def _rejected(before: list[Finding], after: list[Finding], target: _Target, round_: _Round) -> str | None:
+    """Why a planned rewrite is not kept, or None to keep it."""
+    if any(f.code == UNREADABLE_CODE for f in after):
+        return "internal: the rewrite would not compile; left as it is"
+    old, new = _signature(before), _signature(after)
+    if new - old:
+        added = ", ".join(sorted(code for code, _ in (new - old)))
+        return f"moving it would cause another finding ({added}); move it by hand"
+    message = round_.message_of(target)
+    if message is not None and new[(target.code, message)] >= old[(target.code, message)]:
+        return "moving it into the scope does not satisfy the check; move it by hand"
+    return None
+
+
+class _Round:
+    """One check of the current text: its tree, the findings to fix, and the plans for them."""
+
+    def __init__(self, text: str, settings: Settings, findings: list[Finding], fixable: frozenset[str]) -> None:
+        self.text = text
+        self.module = cst.parse_module(text)
+        self.analysis = analyse(
+            self.module,
+            extra_strategy_names=settings.extra_strategy_names,
+            extra_model_factories=settings.extra_model_factories,
+            external=settings.external,
+        )
+        self.positions = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+        self.parents = st.parent_map(self.module)
+        self.lines = Lines(text)
+        self.imported = st.imported_names(self.module)
+        self.findings = {(f.line, f.column, f.code): f for f in findings}
+        self.strategy_names = {self.analysis.strategy_name} - {""}
+        self.targets: list[_Target] = []
+        items = [(CODE_OF_KIND[i.kind], i) for i in self.analysis.outside_scope]
+        items += [("MG201", i) for i in self.analysis.unscaled_batches]
+        for code, item in items:
+            if code not in fixable:
+                continue
+            start = self.positions[item.node].start
+            key = (start.line, start.column + 1, code)
+            if key in self.findings:  # selected, not suppressed by noqa
+                self.targets.append(_Target(code, item, key))
+        self.targets.sort(key=lambda t: t.key)
+        # Statements holding a scope finding: runs of them move together.
+        self.flagged: set[int] = set()
+        for target in self.targets:
+            if target.code in SAFE_CODES:
+                place = st.place_of(target.item.node, self.parents)
+                if place is not None:
+                    self.flagged.add(id(place.inner.statement))
+
+    def message_of(self, target: _Target) -> str | None:
+        finding = self.findings.get(target.key)
+        return finding.message if finding else None
+
+    # --- positions ----------------------------------------------------------------
+
+    def first_line(self, statement: cst.CSTNode) -> int:
+        """0-based index of a statement's first code line (after its comments)."""
+        return self.positions[statement].start.line - 1
+
+    def end_line(self, statement: cst.CSTNode) -> int:
+        """0-based index one past a statement's last line."""
+        return self.positions[statement].end.line
+
+    def attached_comments(self, statement: cst.CSTNode) -> int:
+        """How many comment lines right above a statement belong to it (no blank line between)."""
+        count = 0
+        for empty in reversed(getattr(statement, "leading_lines", ())):
+            if empty.comment is None:
+                break
+            count += 1
+        return count
+
+    def blank_run_above(self, index: int) -> list[int]:
+        run = []
+        index -= 1
+        while index >= 0 and is_blank(self.lines.lines[index]) and index not in self.lines.in_string:
+            run.append(index)
+            index -= 1
+        return run
+
+    def blank_below(self, index: int) -> bool:
+        """Is line ``index`` blank, or past the end of the text?"""
+        lines = self.lines.lines
+        return index >= len(lines) or (is_blank(lines[index]) and index not in self.lines.in_string)
+
+    def code(self, statement: cst.CSTNode) -> str:
+        text = " ".join(self.module.code_for_node(statement).strip().split())
+        text = text.split(" #", 1)[0] if isinstance(statement, cst.SimpleStatementLine) else text
+        return text if len(text) <= 50 else text[:47] + "..."
+
+    def where(self, statement: cst.CSTNode) -> str:
+        return f"line {self.first_line(statement) + 1} (`{self.code(statement)}`)"
+
+    # --- plans -----------------------------------------------------------------------
+
+    def plan(self, target: _Target) -> _Edit | str:
+        """A rewrite for the target, or the reason there is none."""
+        place = st.place_of(target.item.node, self.parents)
+        if place is None:
+            return "it is not part of a statement the fixer can move"
+        if target.code in UNSAFE_CODES:
+            return self.plan_batch(target, place)
+        statement = place.inner.statement
+        if not isinstance(statement, cst.SimpleStatementLine):
+            return (
+                f"it is part of a compound statement ({type(statement).__name__.lower()}); "
+                "the fixer moves only simple statements"
+            )
+        binding = self.binding(place)
+        if binding is None:
+            later = self.later_binding(place.inner)
+            if later is not None:
+                return self.plan_after_strategy(place.inner, *later)
+            if place.function is not None:
+                return (
+                    f"no strategy is created before it in `{place.function.name.value}()` (nor passed to it); "
+                    "the fixer does not follow the strategy across functions"
+                )
+            return "no strategy is bound to a name before it in this block"
+        name, at = binding
+        lower = at[1] if at is not None and at[0] is place.inner.owner else -1
+        planned = self.plan_adjacent(place.inner, name, lower)
+        if planned is not None:
+            return planned
+        return self.plan_wrap(place.inner, name, lower)
+
+    def binding(self, place: st.Place) -> tuple[str, tuple[cst.CSTNode, int] | None] | None:
+        """The nearest strategy bound before ``place`` in its function: (name, (block, index)),
+        or (name, None) for a strategy parameter."""
+        for level in place.levels:
+            for index in range(level.index - 1, -1, -1):
+                name = st.strategy_binding(level.body[index], self.strategy_names)
+                if name is not None:
+                    return name, (level.owner, index)
+        params = st.strategy_params(place.function)
+        if params:
+            return params[0], None
+        return None
+
+    def later_binding(self, level: st.Level) -> tuple[str, int] | None:
+        for index in range(level.index + 1, len(level.body)):
+            name = st.strategy_binding(level.body[index], self.strategy_names)
+            if name is not None:
+                return name, index
+        return None
+
+    def is_scope(self, statement: cst.CSTNode, name: str) -> bool:
+        return st.scope_target(statement, name, st.scope_names(self.module, name))
+
+    def with_feeders(self, body, first: int, last: int, lower: int) -> int:
+        """Extend a run of statements back over the functional-API steps that feed it."""
+        needed = set().union(*(st.reads(body[i]) for i in range(first, last + 1)))
+        while first - 1 > lower:
+            previous = body[first - 1]
+            if (
+                not isinstance(previous, cst.SimpleStatementLine)
+                or id(previous) in self.flagged
+                or not st.feeds_graph(previous)
+                or not st.writes(previous) & needed
+            ):
+                break
+            first -= 1
+            needed |= st.reads(previous)
+        return first
+
+    def _take(self, body, first: int, last: int) -> tuple[int, int, list[int]]:
+        """Lines of statements ``first..last`` with their comments, and blank lines to drop."""
+        start = self.first_line(body[first]) - self.attached_comments(body[first])
+        end = self.end_line(body[last])
+        above = self.blank_run_above(start)
+        tidy = above if above and (self.blank_below(end) or last == len(body) - 1) else []
+        return start, end, tidy
+
+    def _body_delta(self, with_node: cst.With) -> str:
+        block = with_node.body
+        assert isinstance(block, cst.IndentedBlock)
+        return block.indent if block.indent is not None else self.module.default_indent
+
+    def plan_adjacent(self, level: st.Level, name: str, lower: int) -> _Edit | None:
+        body, index = level.body, level.index
+
+        def movable(i: int) -> bool:
+            return id(body[i]) in self.flagged and isinstance(body[i], cst.SimpleStatementLine)
+
+        after = index
+        while after < len(body) and movable(after):
+            after += 1
+        if after < len(body) and self.is_scope(body[after], name):
+            scope = body[after]
+            first = self.with_feeders(body, index, after - 1, lower)
+            start, end, tidy = self._take(body, first, after - 1)
+            block = scope.body
+            to = self.first_line(block.body[0]) - len(block.body[0].leading_lines)
+            text, origins = self.lines.move(start, end, to, self._body_delta(scope), tidy)
+            return _Edit(text, origins, f"moved into the `with {name}.scope():` block below")
+        before = index
+        while before >= 0 and movable(before):
+            before -= 1
+        if before > lower and before >= 0 and self.is_scope(body[before], name):
+            scope = body[before]
+            last = index
+            while last + 1 < len(body) and movable(last + 1):
+                last += 1
+            start, end, tidy = self._take(body, before + 1, last)
+            to = self.end_line(scope) + self._footer_comments(scope)
+            text, origins = self.lines.move(start, end, to, self._body_delta(scope), tidy)
+            return _Edit(text, origins, f"moved into the `with {name}.scope():` block above")
+        return None
+
+    def _footer_comments(self, scope: cst.With) -> int:
+        footer = list(scope.body.footer)
+        while footer and footer[-1].comment is None:
+            footer.pop()
+        return len(footer)
+
+    def plan_wrap(self, level: st.Level, name: str, lower: int) -> _Edit | str:
+        body, index = level.body, level.index
+        last = index
+        probe = index + 1
+        while probe < len(body):
+            statement = body[probe]
+            if id(statement) in self.flagged and isinstance(statement, cst.SimpleStatementLine):
+                last = probe
+            elif (
+                not isinstance(statement, cst.SimpleStatementLine)
+                or st.trains(statement)
+                or st.strategy_binding(statement, self.strategy_names)
+            ):
+                break
+            probe += 1
+        first = self.with_feeders(body, index, last, lower)
+        start = self.first_line(body[first])
+        end = self.end_line(body[last])
+        indent = self.lines.indentation(start)
+        header = f"{indent}with {name}.scope():"
+        text, origins = self.lines.wrap(start, end, header, self.module.default_indent)
+        return _Edit(text, origins, f"wrapped in a new `with {name}.scope():` block")
+
+    def crossing_problem(self, moved: cst.CSTNode, statement: cst.CSTNode) -> str | None:
+        """Why ``moved`` cannot move past ``statement``, or None."""
+        bound, read = st.writes(moved), st.reads(moved)
+        uses = (st.reads(statement) | st.writes(statement)) & bound
+        if uses:
+            return f"{self.where(statement)} uses `{sorted(uses)[0]}`"
+        changes = st.writes(statement) & read
+        if changes:
+            return f"{self.where(statement)} changes `{sorted(changes)[0]}`, which it reads"
+        output_ok = st.calls_only_libraries(moved, self.imported)
+        for call in st.calls(statement):
+            if not st.inert_call(call, output_ok=output_ok):
+                callee = self.module.code_for_node(call.func).strip()
+                return f"{self.where(statement)} calls `{callee}()`, which may have effects it depends on"
+        return None
+
+    def plan_after_strategy(self, level: st.Level, name: str, created: int) -> _Edit | str:
+        body, index = level.body, level.index
+        moved = body[index]
+        for between in range(index + 1, created + 1):
+            problem = self.crossing_problem(moved, body[between])
+            if problem is not None:
+                return (
+                    f"it runs before the strategy is created at {self.where(body[created])} "
+                    f"and cannot move after it: {problem}"
+                )
+        start, end, tidy = self._take(body, index, index)
+        probe = created + 1
+        while probe < len(body):
+            statement = body[probe]
+            if self.is_scope(statement, name):
+                block = statement.body
+                to = self.first_line(block.body[0]) - len(block.body[0].leading_lines)
+                text, origins = self.lines.move(start, end, to, self._body_delta(statement), tidy)
+                return _Edit(text, origins, f"moved after the strategy's creation, into `with {name}.scope():`")
+            if self.crossing_problem(moved, statement) is not None:
+                break
+            probe += 1
+        to = self.end_line(body[created])
+        indent = self.lines.indentation(self.first_line(moved))
+        header = f"{indent}with {name}.scope():"
+        text, origins = self.lines.move(start, end, to, self.module.default_indent, tidy, header=header)
+        return _Edit(text, origins, f"moved after the strategy's creation, into a new `with {name}.scope():`")
+
+    def plan_batch(self, target: _Target, place: st.Place) -> _Edit | str:
+        binding = self.binding(place)
+        if binding is None:
+            return (
+                "no strategy is created before it in the same function, so "
+                "`num_replicas_in_sync` cannot be read there"
+            )
+        name = binding[0]
+        node = target.item.node
+        expression = node.value if isinstance(node, cst.Arg) else node
+        span = self.positions[expression]
+        starts = [0]
+        for line in self.lines.lines:
+            starts.append(starts[-1] + len(line))
+        begin = starts[span.start.line - 1] + span.start.column
+        finish = starts[span.end.line - 1] + span.end.column
+        source = self.text[begin:finish]
+        atomic = (cst.Integer, cst.Name, cst.Attribute, cst.Call, cst.Subscript)
+        if not isinstance(expression, atomic) and not expression.lpar:
+            source = f"({source})"
+        text = self.text[:begin] + f"{source} * {name}.num_replicas_in_sync" + self.text[finish:]
+        return _Edit(text, [], f"scaled by `{name}.num_replicas_in_sync`")
