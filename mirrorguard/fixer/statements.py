@@ -205,7 +205,12 @@ def calls(node: cst.CSTNode) -> Iterator[cst.Call]:
     for current in _walk(node, into_functions=False):
         if isinstance(current, cst.Call):
             yield current
-        elif isinstance(current, cst.FunctionDef) and current is not node:
+        elif isinstance(current, cst.FunctionDef) and current is node:
+            for decorator in current.decorators:
+                yield from calls(decorator)
+            yield from calls(current.params)
+            return
+        elif isinstance(current, cst.FunctionDef):
             for decorator in current.decorators:
                 yield from calls(decorator)
             yield from calls(current.params)
