@@ -224,6 +224,8 @@ class _Round:
         return index >= len(lines) or (is_blank(lines[index]) and index not in self.lines.in_string)
 
     def code(self, statement: cst.CSTNode) -> str:
+        if getattr(statement, "leading_lines", None):
+            statement = statement.with_changes(leading_lines=())
         text = " ".join(self.module.code_for_node(statement).strip().split())
         text = text.split(" #", 1)[0] if isinstance(statement, cst.SimpleStatementLine) else text
         return text if len(text) <= 50 else text[:47] + "..."

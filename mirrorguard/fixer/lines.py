@@ -136,7 +136,7 @@ class Lines:
         ``header``, when given, is written just before the moved lines (a new
         ``with`` statement). ``drop`` lists blank lines to leave out.
         """
-        assert not first <= to < end
+        assert not first < to < end
         dropped = set(drop)
         order: list[Entry] = []
         moved: list[Entry] = ([New(header)] if header is not None else [])
