@@ -67,9 +67,8 @@ def run_fix(args: argparse.Namespace) -> int:
             if outcome.skipped is not None:
                 for finding in outcome.findings:
                     left += 1
-                    print(_line(finding, f"not fixed: {finding.message}"), file=report)
-                if not outcome.findings:
-                    print(f"{file}: {outcome.skipped}", file=report)
+                    why = finding.message if finding.code == "MG000" else outcome.skipped
+                    print(_line(finding, f"not fixed: {why}"), file=report)
                 continue
             result = outcome.result
             if outcome.changed:

@@ -23,7 +23,7 @@ from mirrorguard.fixer.fix import FixResult, fix_source
 
 BOM = b"\xef\xbb\xbf"
 NOTEBOOK_SUFFIX = ".ipynb"
-NOTEBOOKS_NOT_FIXED = "not fixed: notebooks are checked but not fixed yet; fix the cells by hand"
+NOTEBOOKS_NOT_FIXED = "notebooks are checked but not fixed yet; fix the cells by hand"
 
 
 @dataclass
@@ -33,7 +33,7 @@ class FileOutcome:
     after: bytes = b""
     result: FixResult | None = None
     skipped: str | None = None  # why the file was not looked at for fixes
-    findings: list[Finding] = field(default_factory=list)  # for skipped files: what is wrong there
+    findings: list[Finding] = field(default_factory=list)  # for skipped files: what is left there
     written: bool = False
 
     @property
@@ -51,6 +51,9 @@ def fix_path(path: str, settings: Settings = DEFAULT_SETTINGS, *, unsafe: bool =
     """Fix one file; with ``write`` False, work out the new content only (``--diff``)."""
     outcome = FileOutcome(path)
     if path.endswith(NOTEBOOK_SUFFIX):
+        from mirrorguard.checker.notebooks import check_notebook
+
+        outcome.findings = check_notebook(path, settings)
         outcome.skipped = NOTEBOOKS_NOT_FIXED
         return outcome
     try:

@@ -102,11 +102,16 @@ def test_usage_error_for_missing_path(tmp_path):
 
 
 def test_notebooks_are_reported_not_fixed(tmp_path, capsys):
-    notebook = write(tmp_path / "train.ipynb", b'{"cells": [], "metadata": {}, "nbformat": 4}')
+    import json
+
+    cells = [{"cell_type": "code", "source": BUGGY, "metadata": {}, "outputs": [], "execution_count": None}]
+    notebook = write(tmp_path / "train.ipynb", json.dumps({"cells": cells, "metadata": {}, "nbformat": 4,
+                                                           "nbformat_minor": 5}).encode())
     data = notebook.read_bytes()
-    main(["fix", str(tmp_path)])
+    assert main(["fix", str(tmp_path)]) == 1
     assert notebook.read_bytes() == data
-    assert "not fixed: notebooks" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert f"{notebook}:cell 1:4:9: MG101 not fixed: notebooks are checked but not fixed yet" in out
 
 
 def test_crash_mid_write_leaves_old_file_and_no_temporary(tmp_path, monkeypatch):
