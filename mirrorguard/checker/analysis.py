@@ -406,6 +406,8 @@ class _Walker:
             if any(api.strategy_class(q) or q in api.GET_STRATEGY for q in qualified):
                 return True
             last = _last_identifier(node.func)
+            if last in self.extra_strategy_names:
+                return True
             return last is not None and not qualified and api.says_strategy(last)
         return False
 
@@ -597,6 +599,14 @@ class _Walker:
                 self.strategy_vars.add(target)
                 self._note_strategy(target)
                 return
+            if _last_identifier(value.func) in self.extra_strategy_names:
+                # The user's own strategy factory (configured): as good as a constructor.
+                self.strategy_vars.add(target)
+                self.strategy_in_play = True
+                self.context.owns_strategy = True
+                self.unknown_strategy = True
+                self._note_strategy(target)
+                return
             if isinstance(value.func, cst.Name) and not qualified:
                 self.instances[target] = value.func.value
             if any(q in api.GET_STRATEGY for q in qualified):
@@ -680,7 +690,7 @@ class _Walker:
             self.context.mentions_strategy = True
             self.unknown_strategy = True
 
-        if any(api.builds_model(q) or q in self.extra_model_factories for q in qualified):
+        if any(api.builds_model(q) for q in qualified) or self._is_model_factory(func, qualified):
             self._event(BUILD, node, detail=qualified[0], targets=targets)
         elif any(api.loads_model(q) for q in qualified):
             self._event(LOAD, node, detail=qualified[0], targets=targets)
@@ -697,12 +707,16 @@ class _Walker:
         elif isinstance(func, cst.Attribute):
             mark = self._method_call(node, func, qualified, targets)
         elif isinstance(func, cst.Name) and not qualified:
-            if func.value in self.extra_model_factories:
-                self._event(BUILD, node, detail=func.value, targets=targets)
-            else:
-                self._event(CALL, node, callee=("func", func.value), targets=targets)
+            self._event(CALL, node, callee=("func", func.value), targets=targets)
         if mark is not None:
             self._call_marks.append(mark)
+
+    def _is_model_factory(self, func: cst.CSTNode, qualified: tuple[str, ...]) -> bool:
+        """One of the user's configured model factories, by full or bare name."""
+        factories = self.extra_model_factories
+        if not factories:
+            return False
+        return _last_identifier(func) in factories or any(q in factories for q in qualified)
 
     def _method_call(self, node: cst.Call, func: cst.Attribute, qualified, targets):
         attr = func.attr.value

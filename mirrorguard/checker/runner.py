@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -40,7 +41,9 @@ MIN_FILES_FOR_POOL = 8
 class FileResult:
     path: str
     findings: list[Finding] = field(default_factory=list)
-    imports: tuple[str, ...] = ()  # only for files that may have a strategy in play
+    # Modules this file may call helpers of, each with those helpers' names
+    # (only for files that put a strategy in play).
+    imports: tuple[tuple[str, tuple[str, ...]], ...] = ()
     error: str | None = None  # an internal error (a bug): reported, the run goes on
 
 
@@ -62,9 +65,9 @@ def check_path(path: str, settings: Settings, want_imports: bool = False) -> Fil
         if isinstance(decoded, sources.Unreadable):
             return FileResult(path, _unreadable(path, decoded, settings))
         findings = check_source(decoded.text, path, settings)
-        imports: tuple[str, ...] = ()
+        imports: tuple = ()
         if want_imports and settings.may_have_strategy(decoded.text) and not _rejected(findings):
-            imports = imported_names(decoded.text)
+            imports = imported_names(decoded.text, settings.extra_strategy_names)
         return FileResult(path, findings, imports)
     except Exception as exc:  # a bug in the checker must not end the run
         return FileResult(path, error=f"internal error: {type(exc).__name__}: {exc}")
@@ -78,11 +81,11 @@ def _check_notebook(path: str, settings: Settings, want_imports: bool) -> FileRe
         why = sources.Unreadable(f"cannot read: {exc.strerror or exc}")
         return FileResult(path, _unreadable(path, why, settings))
     findings = check_notebook_source(data, path, settings)
-    imports: tuple[str, ...] = ()
+    imports: tuple = ()
     if want_imports:
         text = notebook_text(data)
         if text is not None and settings.may_have_strategy(text):
-            imports = imported_names(text)
+            imports = imported_names(text, settings.extra_strategy_names)
     return FileResult(path, findings, imports)
 
 
@@ -96,28 +99,64 @@ def _unreadable(path: str, why: sources.Unreadable, settings: Settings) -> list[
     return [Finding(path, why.line, why.column, UNREADABLE.code, UNREADABLE.name, why.reason)]
 
 
-def imported_names(text: str) -> tuple[str, ...]:
-    """Modules a file imports, spelled as ``analysis.imported_modules`` spells them.
+def imported_names(text: str, extra_strategy_names: Iterable[str] = ()) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Modules whose helpers this file may call, with the names it may call from each.
 
-    ``import trainer.models`` -> trainer.models; ``from models import build``
-    -> models, models.build; ``from .nets import make`` -> .nets, .nets.make;
-    ``from . import nets`` -> ., .nets. Imports anywhere in the file count.
+    Modules are spelled as ``analysis.imported_modules`` spells them:
+    ``import trainer.models as m; m.build()`` -> (trainer.models, (build,));
+    ``from models import build; build()`` -> (models, (build,));
+    ``from .nets import make`` -> .nets; ``from . import nets`` -> .nets. Only for a file that puts a strategy in play (constructs one, calls
+    ``get_strategy()`` or some ``.scope()``), and only imports whose name the
+    file calls (``build(...)``, ``m.build(...)``): that keeps cross-file
+    analysis to the few files and modules where it can change a finding.
     """
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ()
-    found: set[str] = set()
+    direct: set[str] = set()  # names called as such: build(...)
+    attributes: dict[str, set[str]] = {}  # m.build(...), a.b.build(...): m -> {build}, a -> {b, build}
+    in_play = False
+    extra = set(extra_strategy_names)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func, chain = node.func, []
+            while isinstance(func, ast.Attribute):
+                chain.append(func.attr)
+                func = func.value
+            if isinstance(func, ast.Name):
+                if chain:
+                    attributes.setdefault(func.id, set()).update(chain)
+                else:
+                    direct.add(func.id)
+            last = chain[0] if chain else (func.id if isinstance(func, ast.Name) else None)
+            if last is not None and ("Strategy" in last or last in ("get_strategy", "scope") or last in extra):
+                in_play = True
+    if not in_play:
+        return ()
+    found: dict[str, set[str]] = {}
+
+    def want(module: str, names: Iterable[str]) -> None:
+        found.setdefault(module, set()).update(names)
+
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
+            for alias in node.names:
+                bound = alias.asname or alias.name.split(".")[0]
+                if bound in attributes:
+                    want(alias.name, attributes[bound])
         elif isinstance(node, ast.ImportFrom):
             base = "." * node.level + (node.module or "")
-            found.add(base)
             for alias in node.names:
-                if alias.name != "*":
-                    found.add(base + alias.name if base.endswith(".") else f"{base}.{alias.name}")
-    return tuple(sorted(found))
+                if alias.name == "*":
+                    want(base, direct)
+                    continue
+                bound = alias.asname or alias.name
+                if bound in direct:  # build(...): a function of ``base``
+                    want(base, [alias.name])
+                if bound in attributes:  # nets.build(...): ``name`` is a submodule
+                    want(base + alias.name if base.endswith(".") else f"{base}.{alias.name}", attributes[bound])
+    return tuple((module, tuple(sorted(names))) for module, names in sorted(found.items()))
 
 
 # -- cross-file -------------------------------------------------------------
@@ -165,6 +204,31 @@ def _in_skipped_dir(path: str, base: str) -> bool:
     return any(part in SKIPPED_DIRS for part in relative.split(os.sep) if part != ".")
 
 
+# What a summary can hold (analysis.summarise: BUILD, LOAD, COMPILE, OPTIMIZER)
+# is always spelled with one of these; a module without any has nothing to
+# summarise and is never parsed. Kept loose on purpose: it only saves parses.
+_MAY_SUMMARISE = re.compile(
+    r"Sequential|Model|applications|load_model|clone_model|model_from|from_config|from_pretrained"
+    r"|compile|optimizer|metrics|mixed_precision"
+)
+
+
+def worth_summarising(path: str, names: Iterable[str], extra_model_factories: Iterable[str] = ()) -> bool:
+    """A text search before any parse: does ``path`` define one of ``names``
+    (the helpers an importer calls) and mention anything a summary can hold?"""
+    names = [re.escape(n) for n in names]
+    if not names:
+        return False
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read().decode("utf-8", "replace")
+    except OSError:
+        return False
+    if not (_MAY_SUMMARISE.search(text) or any(f.rpartition(".")[2] in text for f in extra_model_factories)):
+        return False
+    return re.search(rf"^[ \t]*(?:async[ \t]+def|def|class)[ \t]+(?:{'|'.join(names)})\b", text, re.M) is not None
+
+
 def summarise_path(path: str) -> dict[str, frozenset[str]]:
     """What ``path``'s module-level functions and model classes do outside a scope; {} if unreadable."""
     import libcst as cst
@@ -180,12 +244,11 @@ def summarise_path(path: str) -> dict[str, frozenset[str]]:
         return {}
 
 
-def external_for(imports: Iterable[str], importer: str, root: str | None,
-                 summaries: Callable[[str], dict[str, frozenset[str]]],
+def external_for(imports, importer: str, summaries: Callable[[str], dict[str, frozenset[str]]],
                  resolved: Callable[[str, str], str | None]) -> dict[str, frozenset[str]]:
     """``{"models.build_model": {...}}``: the importer's view of the helpers it imports."""
     external: dict[str, frozenset[str]] = {}
-    for name in imports:
+    for name, _ in imports:
         target = resolved(name, importer)
         if target is None:
             continue
@@ -254,20 +317,26 @@ class Runner:
                 resolutions[key] = resolve_module(name, importer, root)
             return resolutions[key]
 
-        wanted: dict[int, list[str]] = {}
+        # Which modules of the tree to parse: those an importer resolves to and
+        # that define one of the names the importer calls.
+        wanted: set[int] = set()
+        needed: set[str] = set()
         for index, result in enumerate(results):
-            targets = [t for t in (resolved(n, result.path) for n in result.imports) if t is not None]
-            if targets:
-                wanted[index] = targets
+            for name, called in result.imports:
+                target = resolved(name, result.path)
+                extra = settings_for(result.path).extra_model_factories
+                if target is not None and worth_summarising(target, called, extra):
+                    wanted.add(index)
+                    needed.add(os.path.abspath(target))
         if not wanted:
             return
-        modules = sorted({os.path.abspath(t) for targets in wanted.values() for t in targets})
+        modules = sorted(needed)
         parsed = dict(zip(modules, self._map(_summarise_chunk, modules)))
         recheck = []
-        for index in wanted:
+        for index in sorted(wanted):
             result = results[index]
-            external = external_for(result.imports, result.path, root,
-                                    lambda path: parsed[os.path.abspath(path)], resolved)
+            external = external_for(result.imports, result.path,
+                                    lambda path: parsed.get(os.path.abspath(path), {}), resolved)
             if external:
                 settings = replace(settings_for(result.path), external=external)
                 recheck.append((index, result.path, settings, False))

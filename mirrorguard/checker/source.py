@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
+import warnings
 from dataclasses import dataclass
 
 
@@ -68,7 +69,10 @@ def cpython_rejects(text: str, filename: str) -> Unreadable | None:
         line = text.count("\n", 0, text.index("\0")) + 1
         return Unreadable("source code contains a NUL byte", line)
     try:
-        compile(text, filename, "exec", dont_inherit=True)
+        with warnings.catch_warnings():
+            # Invalid escape sequences and the like are the user's other linters' business.
+            warnings.simplefilter("ignore")
+            compile(text, filename, "exec", dont_inherit=True)
     except SyntaxError as exc:
         message = exc.msg or "invalid syntax"
         return Unreadable(f"syntax error: {message}", exc.lineno or 1, max(exc.offset or 1, 1))

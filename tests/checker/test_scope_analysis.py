@@ -448,3 +448,34 @@ def test_case(name):
     source = textwrap.dedent(CASES[name]).lstrip("\n")
     found = {(f.line, f.code) for f in check_source(source, f"{name}.py")}
     assert found == expectations(source)
+
+
+def test_configured_strategy_factory_puts_a_strategy_in_play():
+    from mirrorguard.checker.core import Settings
+
+    source = textwrap.dedent("""
+        import tensorflow as tf
+        from infra import make_dist
+        dist = make_dist()
+        model = tf.keras.Sequential()
+        with dist.scope():
+            model.compile(optimizer="adam", loss="mse")
+    """).lstrip("\n")
+    assert check_source(source) == []
+    found = check_source(source, settings=Settings(extra_strategy_names=("make_dist",)))
+    assert [(f.line, f.code) for f in found] == [(4, "MG101")]
+
+
+def test_configured_model_factory_is_a_model_constructor():
+    from mirrorguard.checker.core import Settings
+
+    source = textwrap.dedent("""
+        import tensorflow as tf
+        from zoo import create_net
+        strategy = tf.distribute.MirroredStrategy()
+        net = create_net("resnet")
+        net.fit(ds)
+    """).lstrip("\n")
+    assert check_source(source) == []
+    found = check_source(source, settings=Settings(extra_model_factories=("create_net",)))
+    assert [(f.line, f.code) for f in found] == [(4, "MG101")]
