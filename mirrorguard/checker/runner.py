@@ -164,9 +164,12 @@ def imported_names(text: str, extra_strategy_names: Iterable[str] = ()) -> tuple
 def resolve_module(name: str, importer: str, root: str | None) -> str | None:
     """The file of the checked tree that ``importer``'s import of ``name`` reaches, if any.
 
-    Relative names go up from the importer's package; absolute names are looked
-    for next to the importer (``python train.py`` puts its folder on sys.path)
-    and then in each folder above it up to ``root``.
+    Relative names go up from the importer's package. Absolute names are
+    looked for where Python would find them: next to a script (a folder with
+    no ``__init__.py`` is on sys.path when its script runs), above the
+    importer's top-level package (as pytest's rootdir insertion does), and in
+    ``root`` and ``root/src``. Folders in between are not on sys.path, so
+    ``import tensorflow`` in ``pkg/backend/trainer.py`` is not ``pkg/backend/tensorflow``.
     """
     importer_dir = os.path.dirname(os.path.abspath(importer))
     if name.startswith("."):
@@ -178,12 +181,12 @@ def resolve_module(name: str, importer: str, root: str | None) -> str | None:
         bases = [base]
     else:
         parts = name.split(".")
-        bases = [importer_dir]
-        if root is not None and _inside(importer_dir, root):
-            folder = importer_dir
-            while folder != root:
-                folder = os.path.dirname(folder)
-                bases.append(folder)
+        top = importer_dir
+        while os.path.isfile(os.path.join(top, "__init__.py")) and os.path.dirname(top) != top:
+            top = os.path.dirname(top)
+        bases = [top]
+        if root is not None:
+            bases += [root, os.path.join(root, "src")]
     for base in bases:
         if root is not None and not _inside(base, root):
             continue
@@ -209,7 +212,7 @@ def _in_skipped_dir(path: str, base: str) -> bool:
 # summarise and is never parsed. Kept loose on purpose: it only saves parses.
 _MAY_SUMMARISE = re.compile(
     r"Sequential|Model|applications|load_model|clone_model|model_from|from_config|from_pretrained"
-    r"|compile|optimizer|metrics|mixed_precision"
+    r"|\.compile\(|optimizer|metrics|mixed_precision"
 )
 
 
