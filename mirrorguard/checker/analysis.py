@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Mapping
 
@@ -547,7 +548,7 @@ class _Walker:
     # is the deliberate no-strategy path, so it is treated as if in a scope.
     def visit_If(self, node: cst.If) -> None:
         orelse = node.orelse
-        if orelse is None:
+        if orelse is None or not _tests_distribution(node.test):
             return
         if self._enters_scope(node.body.body):
             self._unscoped_branches.add(id(orelse))
@@ -1224,6 +1225,21 @@ def _combine(left, right, operator) -> tuple[str, int | None]:
             return "const", a << b if b < 64 else None
         return "unknown", None
     return "unknown", None
+
+
+# A condition that chooses between distributed and single-device code:
+# ``if strategy:``, ``if num_gpus > 1:``, ``if args.distributed:``.
+_DISTRIBUTION_WORDS = re.compile(r"(?i)strat|replica|gpu|tpu|distribut|device|worker|parallel|multi")
+
+
+def _tests_distribution(test: cst.CSTNode) -> bool:
+    pending: list[cst.CSTNode] = [test]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, cst.Name) and _DISTRIBUTION_WORDS.search(current.value):
+            return True
+        pending.extend(current.children)
+    return False
 
 
 def _mentions_replicas(node: cst.CSTNode) -> bool:

@@ -479,3 +479,20 @@ def test_configured_model_factory_is_a_model_constructor():
     assert check_source(source) == []
     found = check_source(source, settings=Settings(extra_model_factories=("create_net",)))
     assert [(f.line, f.code) for f in found] == [(4, "MG101")]
+
+
+def test_resume_branch_that_loads_outside_the_scope_is_reported():
+    # Only an if/else that chooses between distributed and single-device code
+    # makes the other branch a deliberate no-strategy path; a resume check does not.
+    source = textwrap.dedent("""
+        import os
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        if os.path.exists("ckpt.keras"):
+            model = tf.keras.models.load_model("ckpt.keras")
+        else:
+            with strategy.scope():
+                model = tf.keras.Sequential([tf.keras.layers.Dense(4)])
+        model.fit(ds)
+    """).lstrip("\n")
+    assert [(f.line, f.code) for f in check_source(source)] == [(5, "MG104")]

@@ -4,6 +4,7 @@ files CPython itself rejects (lib2to3's Python 2 fixtures, badsyntax tests...)."
 from __future__ import annotations
 
 import sysconfig
+import warnings
 from pathlib import Path
 
 from mirrorguard.checker import check_file
@@ -11,7 +12,9 @@ from mirrorguard.checker import check_file
 
 def _rejected_by_cpython(path: Path) -> bool:
     try:
-        compile(path.read_bytes(), str(path), "exec", dont_inherit=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(path.read_bytes(), str(path), "exec", dont_inherit=True)
     except (SyntaxError, ValueError, UnicodeDecodeError):
         return True
     return False
