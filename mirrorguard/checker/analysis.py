@@ -108,6 +108,7 @@ class OutsideScope:
     node: cst.CSTNode
     via: str | None = None  # the file's own helper that does it, when reported at its call
     top: cst.CSTNode | None = None  # the module-level statement the node is in
+    detail: str = ""  # the canonical API called, when called directly
 
 
 @dataclass(frozen=True)
@@ -1075,7 +1076,8 @@ class _Resolver:
         def report(kind: str, event: Event, via: str | None = None) -> None:
             if (id(event.node), kind) not in seen:
                 seen.add((id(event.node), kind))
-                outside.append(OutsideScope(kind, event.node, via, event.top))
+                detail = "" if via else event.detail
+                outside.append(OutsideScope(kind, event.node, via, event.top, detail))
 
         for event in root_events:
             if event.kind in (BUILD, LOAD):

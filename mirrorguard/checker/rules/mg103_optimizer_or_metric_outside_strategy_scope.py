@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from mirrorguard.checker import names as api
 from mirrorguard.checker.analysis import OPTIMIZER
 from mirrorguard.checker.rules.base import Case, Rule, Unit
 
@@ -13,8 +14,11 @@ def check(unit: Unit) -> Iterator[tuple]:
         if item.kind != OPTIMIZER:
             continue
         what = f"`{item.via}()`" if item.via else f"`{unit.callee(item.node)}`"
+        kind = "a metric" if api.creates_metric(item.detail) else "an optimizer"
+        if item.via:
+            kind = "an optimizer or metric"
         yield item, (
-            f"{what} creates an optimizer or metric outside `{unit.scope}` that the "
+            f"{what} creates {kind} outside `{unit.scope}` that the "
             f"strategy's model uses; create it inside `with {unit.scope}:`"
         )
 
