@@ -56,7 +56,8 @@ def uneven_message(record: Record, epoch: int, batch: int) -> str:
     return (
         f"{_describe(record, epoch, batch)} Fix: use a global batch size that is a "
         f"multiple of the replica count, e.g. `batch_size = per_replica_batch * "
-        f"strategy.num_replicas_in_sync` ({sizes} here), the same for every step."
+        f"strategy.num_replicas_in_sync` ({sizes} here), the same for every step; "
+        f"batch datasets with `drop_remainder=True` so that a last partial batch is dropped."
     )
 
 

@@ -406,9 +406,8 @@ def ev_refit_restores_model(r):
     restored = "train_step" not in vars(model)
     # Without the callback, an uneven batch trains as Keras would train it.
     model.fit(batches([B, B + 1, B]), verbose=0)
-    plain_steps = steps_run(model)
+    r.note(restored_after_first_fit=restored, steps_after_plain_fit=steps_run(model))
     r.fit(model, batches([B, B + 1, B]), callbacks=[AssertEvenBatchSplit()])
-    r.note(restored_after_first_fit=restored, steps_after_plain_fit=plain_steps)
 
 
 @scenario(multiworker=(), replicas=(1,))
