@@ -447,9 +447,19 @@ class _Walker:
                 self.imports.setdefault(head, set()).add(head)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        dots = "." * len(node.relative)
         if node.module is None:
+            # from . import nets: nets.build() resolves to ".nets.build"
+            if not isinstance(node.names, cst.ImportStar):
+                for alias in node.names:
+                    name = dotted(alias.name)
+                    if name:
+                        local = name
+                        if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                            local = alias.asname.name.value
+                        self.imports.setdefault(local, set()).add(dots + name)
             return
-        module = ("." * len(node.relative)) + (dotted(node.module) or "")
+        module = dots + (dotted(node.module) or "")
         if isinstance(node.names, cst.ImportStar):
             self.star_modules.append(module)
             return
@@ -693,7 +703,8 @@ class _Walker:
             self.unknown_strategy = True
 
         if any(api.builds_model(q) for q in qualified) or self._is_model_factory(func, qualified):
-            self._event(BUILD, node, detail=qualified[0], targets=targets)
+            detail = qualified[0] if qualified else (_last_identifier(func) or "")
+            self._event(BUILD, node, detail=detail, targets=targets)
         elif any(api.loads_model(q) for q in qualified):
             self._event(LOAD, node, detail=qualified[0], targets=targets)
         elif any(api.creates_optimizer(q) or api.creates_metric(q) for q in qualified):
@@ -706,9 +717,17 @@ class _Walker:
         elif self.external and any(q in self.external for q in qualified):
             name = next(q for q in qualified if q in self.external)
             self._event(CALL, node, callee=("external", name), targets=targets)
+        elif any(q in _CHECKPOINTS for q in qualified):
+            # Checkpointing a model neither trains it nor hands it on.
+            for arg in node.args:
+                key = _ref_key(arg.value)
+                if key is not None:
+                    self.context.inference_uses[key] += 1
         elif isinstance(func, cst.Attribute):
             mark = self._method_call(node, func, qualified, targets)
         elif isinstance(func, cst.Name) and not qualified:
+            if _is_inference_call(node):
+                self.context.inference_uses[func.value] += 1
             self._event(CALL, node, callee=("func", func.value), targets=targets)
         if mark is not None:
             self._call_marks.append(mark)
@@ -1241,6 +1260,22 @@ def _tests_distribution(test: cst.CSTNode) -> bool:
         if isinstance(current, cst.Name) and _DISTRIBUTION_WORDS.search(current.value):
             return True
         pending.extend(current.children)
+    return False
+
+
+_CHECKPOINTS = frozenset({"tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager"})
+
+
+def _is_inference_call(node: cst.Call) -> bool:
+    """``model(x, training=False)``: a forward pass that cannot be training."""
+    for arg in node.args:
+        if (
+            arg.keyword is not None
+            and arg.keyword.value == "training"
+            and isinstance(arg.value, cst.Name)
+            and arg.value.value == "False"
+        ):
+            return True
     return False
 
 

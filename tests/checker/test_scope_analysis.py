@@ -496,3 +496,57 @@ def test_resume_branch_that_loads_outside_the_scope_is_reported():
         model.fit(ds)
     """).lstrip("\n")
     assert [(f.line, f.code) for f in check_source(source)] == [(5, "MG104")]
+
+
+def test_custom_loop_tutorial_restores_an_unreplicated_model_to_evaluate():
+    # tensorflow/docs custom_training: after training in the scope, a new model
+    # is restored from the checkpoint outside any strategy, only to evaluate.
+    source = textwrap.dedent("""
+        import tensorflow as tf
+
+        def create_model():
+            return tf.keras.Sequential([tf.keras.layers.Dense(10)])
+
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = create_model()
+            optimizer = tf.keras.optimizers.Adam()
+            checkpoint = tf.train.Checkpoint(optimizer=optimizer, model=model)
+        eval_accuracy = tf.keras.metrics.SparseCategoricalAccuracy(name="eval_accuracy")
+        new_model = create_model()
+        new_optimizer = tf.keras.optimizers.Adam()
+
+        @tf.function
+        def eval_step(images, labels):
+            predictions = new_model(images, training=False)
+            eval_accuracy(labels, predictions)
+
+        checkpoint = tf.train.Checkpoint(optimizer=new_optimizer, model=new_model)
+        checkpoint.restore(tf.train.latest_checkpoint("ckpt"))
+        for images, labels in test_dataset:
+            eval_step(images, labels)
+    """).lstrip("\n")
+    assert check_source(source) == []
+
+
+def test_relative_module_import_resolves_for_cross_file_summaries():
+    from mirrorguard.checker.core import Settings
+
+    source = textwrap.dedent("""
+        import tensorflow as tf
+        from . import nets
+        strategy = tf.distribute.MirroredStrategy()
+        model = nets.build_model()
+        model.fit(ds)
+    """).lstrip("\n")
+    external = {".nets.build_model": frozenset({"build"})}
+    found = check_source(source, settings=Settings(external=external))
+    assert [(f.line, f.code) for f in found] == [(4, "MG101")]
+
+
+def test_bare_configured_factory_without_import():
+    from mirrorguard.checker.core import Settings
+
+    source = "import tensorflow as tf\nstrategy = tf.distribute.MirroredStrategy()\nnet = create_net()\nnet.fit(ds)\n"
+    found = check_source(source, settings=Settings(extra_model_factories=("create_net",)))
+    assert [(f.line, f.code) for f in found] == [(3, "MG101")]

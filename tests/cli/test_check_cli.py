@@ -373,7 +373,6 @@ def test_helpers_imported_from_checked_modules_are_judged_at_the_call_site(tmp_p
     assert run(capsys, "-q", "--no-cross-file", ".", cwd=tmp_path)[:2] == (0, "")
 
 
-@pytest.mark.xfail(strict=True, reason="analysis ignores `from . import nets` (ImportFrom without a module)")
 def test_a_module_imported_from_its_package_is_judged_too(tmp_path, capsys):
     write(tmp_path, {"trainer/__init__.py": "", "trainer/nets.py": MODELS, "trainer/task.py": """\
         import tensorflow as tf
