@@ -1,0 +1,115 @@
+"""Per-step cost of the runtime guards: fit() with and without them, side by side.
+
+    TF_USE_LEGACY_KERAS=0 python benchmarks/bench_callbacks.py --replicas 2 --rounds 7
+
+Two identical models train under one MirroredStrategy on logical CPU devices (or
+the GPUs, with --gpus). Each round times one epoch of the plain model and one of
+the guarded model, in alternating order so that drift (thermal, other load)
+hits both alike.
+Within each fit() the epochs after the first are timed with an epoch-level
+callback, keeping each fit()'s fastest (load on a shared machine only adds
+time); the report is the median over rounds of guarded / plain epoch time
+(target: under 1.01), and apart from it the first epoch of each fit(), which
+carries the guards' one retrace per fit().
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--replicas", type=int, default=2, help="logical CPU devices (ignored with --gpus)")
+    parser.add_argument("--gpus", action="store_true", help="use every visible GPU instead")
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--steps", type=int, default=200, help="steps per epoch")
+    parser.add_argument("--epochs", type=int, default=4, help="epochs per fit(); the first is reported apart")
+    parser.add_argument("--per-replica", type=int, default=64, help="rows per replica per step")
+    parser.add_argument("--width", type=int, default=256)
+    args = parser.parse_args(argv)
+
+    import numpy as np
+    import tensorflow as tf
+
+    if args.gpus:
+        devices = [d.name for d in tf.config.list_logical_devices("GPU")]
+    else:
+        cpu = tf.config.list_physical_devices("CPU")[0]
+        tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * args.replicas)
+        devices = [f"/cpu:{i}" for i in range(args.replicas)]
+    keras = tf.keras
+    from mirrorguard.callbacks import AssertEvenBatchSplit, AssertMirroredVariables
+
+    strategy = tf.distribute.MirroredStrategy(devices)
+    batch = args.per_replica * strategy.num_replicas_in_sync
+    rows = batch * args.steps
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(rows, 32)).astype("float32")
+    y = rng.normal(size=(rows, 1)).astype("float32")
+    dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(batch, drop_remainder=True).cache().prefetch(2)
+
+    def model():
+        with strategy.scope():
+            m = keras.Sequential(
+                [keras.Input((32,)), keras.layers.Dense(args.width, "relu"), keras.layers.Dense(args.width, "relu"),
+                 keras.layers.Dense(1)]
+            )
+            m.compile(optimizer="adam", loss="mse")
+        return m
+
+    plain, guarded = model(), model()
+
+    class EpochTimer(keras.callbacks.Callback):
+        # Epoch hooks only: batch hooks would turn off Keras 3's async dispatch.
+        def __init__(self):
+            super().__init__()
+            self.times = []
+
+        def on_epoch_begin(self, epoch, logs=None):
+            self.started = time.perf_counter()
+
+        def on_epoch_end(self, epoch, logs=None):
+            self.times.append(time.perf_counter() - self.started)
+
+    def run(m, guards):
+        # The guards drop Keras' cached train function to add their hook, so each
+        # guarded fit() retraces once: the first epoch is reported apart.
+        timer = EpochTimer()
+        m.fit(dataset, epochs=args.epochs, verbose=0, shuffle=False, callbacks=[*guards, timer])
+        # The fastest later epoch: background load only ever adds time.
+        return timer.times[0], min(timer.times[1:])
+
+    ratios, first_plain, first_guarded = [], [], []
+    for index in range(args.rounds):
+        order = [("plain", plain, []), ("guarded", guarded, [AssertMirroredVariables(strategy), AssertEvenBatchSplit()])]
+        if index % 2:
+            order.reverse()
+        times = {name: run(m, guards) for name, m, guards in order}
+        ratios.append(times["guarded"][1] / times["plain"][1])
+        first_plain.append(times["plain"][0])
+        first_guarded.append(times["guarded"][0])
+        print(
+            f"round {index}: epoch plain {times['plain'][1]:.3f}s guarded {times['guarded'][1]:.3f}s "
+            f"ratio {ratios[-1]:.4f}; first epoch plain {times['plain'][0]:.3f}s guarded {times['guarded'][0]:.3f}s"
+        )
+    flavour = "tf-keras" if os.environ.get("TF_USE_LEGACY_KERAS") == "1" else "Keras 3"
+    median = statistics.median(ratios)
+    print(
+        f"{flavour}, {strategy.num_replicas_in_sync} replicas on {', '.join(devices)}, {args.steps} steps/epoch: "
+        f"median guarded/plain epoch time {median:.4f} ({(median - 1) * 100:+.2f} %); "
+        f"first epoch of each fit() (trace included) {statistics.median(first_plain):.3f}s plain, "
+        f"{statistics.median(first_guarded):.3f}s guarded"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
