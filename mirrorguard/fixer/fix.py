@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Callable, Sequence
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -36,7 +37,8 @@ from mirrorguard.checker.analysis import BUILD, COMPILE, LOAD, OPTIMIZER, analys
 from mirrorguard.checker.core import DEFAULT_SETTINGS, Settings, check_source
 from mirrorguard.checker.findings import Finding
 from mirrorguard.fixer import statements as st
-from mirrorguard.fixer.lines import Lines, is_blank
+from mirrorguard.checker import source as sources
+from mirrorguard.fixer.lines import Lines, is_blank, split_lines
 
 CODE_OF_KIND = {BUILD: "MG101", COMPILE: "MG102", OPTIMIZER: "MG103", LOAD: "MG104"}
 SAFE_CODES = frozenset(CODE_OF_KIND.values())
@@ -56,6 +58,9 @@ class FixResult:
     fixed: list[Finding] = field(default_factory=list)  # findings of the original text now gone
     remaining: list[tuple[Finding, str]] = field(default_factory=list)  # (finding, why it is left)
     unreadable: bool = False  # MG000: the text was left alone
+    # For each line of ``text``, the line of ``original`` it came from (0-based;
+    # None for a line the fixer wrote): how a notebook's cells are put back together.
+    origins: list[int | None] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -76,27 +81,84 @@ class _Target:
     key: tuple[int, int, str]  # line, 1-based column, code: where check_source reports it
 
 
+COMPILE_FAILS = "internal: the rewrite would not compile; left as it is"
+CROSSES_CELLS = "the fix would move code between notebook cells; move it by hand"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A text made of parts that fixes must keep apart: a notebook's code cells, joined.
+
+    ``regions`` gives, for each line of the original text, the part it belongs
+    to (non-decreasing). A fix is planned inside one part and kept only if
+    every line stays in its part, in part order; lines the fixer writes (a new
+    ``with`` header) belong to the part of the line after them. ``frozen``
+    lines (IPython magics, neutralised for the checker) must come back byte
+    for byte: statements holding one are not swallowed by a new block.
+    ``compiles`` says why a candidate text is not valid (None when it is), and
+    ``check`` finds its findings; ``guard`` may refuse a candidate with a
+    reason, seeing its text and each line's origin in the original text.
+    """
+
+    regions: Sequence[int]
+    frozen: frozenset[int] = frozenset()
+    compiles: Callable[[str], str | None] | None = None
+    check: Callable[[str], list[Finding]] | None = None
+    guard: Callable[[str, list[int | None]], str | None] | None = None
+
+
+def regions_of(origins: Sequence[int | None], regions: Sequence[int]) -> list[int]:
+    """The part each line of a rewritten text is in; a written line joins the next line's part."""
+    out: list[int | None] = [None] * len(origins)
+    following: int | None = None
+    for index in range(len(origins) - 1, -1, -1):
+        origin = origins[index]
+        if origin is not None and origin < len(regions):
+            following = regions[origin]
+        out[index] = following
+    previous = regions[0] if regions else 0
+    for index, region in enumerate(out):
+        if region is None:
+            out[index] = previous
+        else:
+            previous = region
+    return out  # type: ignore[return-value]
+
+
 def _signature(findings: list[Finding]) -> Counter:
     return Counter((f.code, f.message) for f in findings)
 
 
 def fix_source(text: str, path: str = "<string>", settings: Settings = DEFAULT_SETTINGS, *,
-               unsafe: bool = False) -> FixResult:
-    """Fix what can be fixed safely (and MG201 too when ``unsafe``) in one module's text."""
-    before = check_source(text, path, settings)
-    result = FixResult(text, text)
+               unsafe: bool = False, layout: Layout | None = None) -> FixResult:
+    """Fix what can be fixed safely (and MG201 too when ``unsafe``) in one module's text.
+
+    With a ``layout`` (a notebook's cells joined), fixes stay inside one part.
+    """
+    if layout is not None and layout.check is not None:
+        before_check = check = layout.check
+    else:
+        before_check = lambda t: check_source(t, path, settings)  # noqa: E731
+        check = lambda t: check_source(t, path, settings, compiled=True)  # noqa: E731 - compiled below
+    if layout is not None and layout.compiles is not None:
+        compiles = layout.compiles
+    else:
+        compiles = lambda t: _compile_problem(t, path)  # noqa: E731
+    before = before_check(text)
+    identity: list[int | None] = list(range(len(split_lines(text))))
+    result = FixResult(text, text, origins=identity)
     if any(f.code == UNREADABLE_CODE for f in before):
         result.unreadable = True
         result.remaining = [(f, "the file cannot be read or parsed, so it is not changed") for f in before]
         return result
     fixable = SAFE_CODES | (UNSAFE_CODES if unsafe else frozenset())
-    current, findings = text, before
+    current, findings, origins = text, before, identity
     reasons: dict[tuple[int, int, str], str] = {}
     for _ in range(_MAX_ROUNDS):
         if not any(f.code in fixable for f in findings):
             break
         try:
-            round_ = _Round(current, settings, findings, fixable)
+            round_ = _Round(current, settings, findings, fixable, _Parts.of(layout, origins))
         except (cst.ParserSyntaxError, RecursionError, ValueError):
             break
         reasons = {}
@@ -106,17 +168,23 @@ def fix_source(text: str, path: str = "<string>", settings: Settings = DEFAULT_S
             if isinstance(planned, str):
                 reasons[target.key] = planned
                 continue
-            after = check_source(planned.text, path, settings)
+            composed = [None if i is None else origins[i] for i in planned.origins]
+            why = _outside_layout(planned.text, composed, layout) or compiles(planned.text)
+            if why is not None:
+                reasons[target.key] = why
+                continue
+            after = check(planned.text)
             why = _rejected(findings, after, target, round_)
             if why is not None:
                 reasons[target.key] = why
                 continue
-            current, findings = planned.text, after
+            current, findings, origins = planned.text, after, composed
             applied = True
             break
         if not applied:
             break
     result.text = current
+    result.origins = origins
     gone = _signature(before) - _signature(findings)
     for finding in before:
         signature = (finding.code, finding.message)
@@ -136,10 +204,25 @@ def fix_source(text: str, path: str = "<string>", settings: Settings = DEFAULT_S
     return result
 
 
+def _compile_problem(text: str, path: str) -> str | None:
+    rejected = sources.cpython_rejects(text, path)
+    return None if rejected is None else COMPILE_FAILS
+
+
+def _outside_layout(text: str, origins: list[int | None], layout: Layout | None) -> str | None:
+    """Why a candidate breaks the layout (lines leaving their part, a refusing guard), or None."""
+    if layout is None:
+        return None
+    parts = regions_of(origins, layout.regions)
+    if any(a > b for a, b in zip(parts, parts[1:])):
+        return CROSSES_CELLS
+    return layout.guard(text, origins) if layout.guard is not None else None
+
+
 def _rejected(before: list[Finding], after: list[Finding], target: _Target, round_: _Round) -> str | None:
     """Why a planned rewrite is not kept, or None to keep it."""
     if any(f.code == UNREADABLE_CODE for f in after):
-        return "internal: the rewrite would not compile; left as it is"
+        return COMPILE_FAILS
     old, new = _signature(before), _signature(after)
     if new - old:
         added = ", ".join(sorted(code for code, _ in (new - old)))
@@ -150,11 +233,41 @@ def _rejected(before: list[Finding], after: list[Finding], target: _Target, roun
     return None
 
 
+@dataclass(frozen=True)
+class _Parts:
+    """A layout seen from the current text: each line's part, and the frozen lines."""
+
+    regions: list[int]
+    frozen: frozenset[int]
+
+    @classmethod
+    def of(cls, layout: Layout | None, origins: list[int | None]) -> _Parts | None:
+        if layout is None:
+            return None
+        frozen = frozenset(i for i, o in enumerate(origins) if o is not None and o in layout.frozen)
+        return cls(regions_of(origins, layout.regions), frozen)
+
+    def part(self, line: int) -> int:
+        if not self.regions:
+            return 0
+        return self.regions[min(max(line, 0), len(self.regions) - 1)]
+
+    def describe(self, line: int) -> str:
+        """``cell 3, line 2`` for a 0-based line of the current text."""
+        part = self.part(line)
+        first = line
+        while first > 0 and self.part(first - 1) == part:
+            first -= 1
+        return f"cell {part}, line {line - first + 1}"
+
+
 class _Round:
     """One check of the current text: its tree, the findings to fix, and the plans for them."""
 
-    def __init__(self, text: str, settings: Settings, findings: list[Finding], fixable: frozenset[str]) -> None:
+    def __init__(self, text: str, settings: Settings, findings: list[Finding], fixable: frozenset[str],
+                 parts: _Parts | None = None) -> None:
         self.text = text
+        self.parts = parts
         self.module = cst.parse_module(text)
         self.analysis = analyse(
             self.module,
@@ -202,21 +315,48 @@ class _Round:
         return self.positions[statement].end.line
 
     def attached_comments(self, statement: cst.CSTNode) -> int:
-        """How many comment lines right above a statement belong to it (no blank line between)."""
+        """How many comment lines right above a statement belong to it (no blank line between,
+        and in the same notebook cell)."""
         count = 0
+        first = self.first_line(statement)
         for empty in reversed(getattr(statement, "leading_lines", ())):
-            if empty.comment is None:
+            if empty.comment is None or not self.same_part(first, first - count - 1):
                 break
             count += 1
         return count
 
     def blank_run_above(self, index: int) -> list[int]:
         run = []
+        start = index
         index -= 1
-        while index >= 0 and is_blank(self.lines.lines[index]) and index not in self.lines.in_string:
+        while (index >= 0 and is_blank(self.lines.lines[index]) and index not in self.lines.in_string
+               and self.same_part(start, index)):
             run.append(index)
             index -= 1
         return run
+
+    # --- notebook cells ------------------------------------------------------------
+
+    def same_part(self, a: int, b: int) -> bool:
+        """Are 0-based lines ``a`` and ``b`` in the same notebook cell (always, for a plain file)?"""
+        return self.parts is None or self.parts.part(a) == self.parts.part(b)
+
+    def frozen(self, statement: cst.CSTNode) -> bool:
+        """Does the statement hold a line that must stay byte for byte (an IPython magic)?"""
+        if self.parts is None or not self.parts.frozen:
+            return False
+        start = self.first_line(statement) - len(getattr(statement, "leading_lines", ()))
+        return any(i in self.parts.frozen for i in range(start, self.end_line(statement)))
+
+    def indent_unit(self, line: int) -> str:
+        """One indentation step for new blocks: the cell's own, where a cell has a block."""
+        if self.parts is not None:
+            part = self.parts.part(line)
+            for statement in self.module.body:
+                block = getattr(statement, "body", None)
+                if isinstance(block, cst.IndentedBlock) and self.parts.part(self.first_line(statement)) == part:
+                    return block.indent if block.indent is not None else self.module.default_indent
+        return self.module.default_indent
 
     def blank_below(self, index: int) -> bool:
         """Is line ``index`` blank, or past the end of the text?"""
@@ -231,7 +371,9 @@ class _Round:
         return text if len(text) <= 50 else text[:47] + "..."
 
     def where(self, statement: cst.CSTNode) -> str:
-        return f"line {self.first_line(statement) + 1} (`{self.code(statement)}`)"
+        line = self.first_line(statement)
+        at = f"line {line + 1}" if self.parts is None else self.parts.describe(line)
+        return f"{at} (`{self.code(statement)}`)"
 
     # --- plans -----------------------------------------------------------------------
 
@@ -248,6 +390,8 @@ class _Round:
                 f"it is part of a compound statement ({type(statement).__name__.lower()}); "
                 "the fixer moves only simple statements"
             )
+        if self.frozen(statement):
+            return "it is on a line with IPython syntax (a magic), which the fixer keeps as it is; move it by hand"
         binding = self.binding(place)
         if binding is None:
             later = self.later_binding(place.inner)
@@ -296,6 +440,8 @@ class _Round:
             previous = body[first - 1]
             if (
                 not isinstance(previous, cst.SimpleStatementLine)
+                or not self.same_part(self.first_line(previous), self.first_line(body[first]))
+                or self.frozen(previous)
                 or id(previous) in self.flagged
                 or not st.feeds_graph(previous)
                 or not st.writes(previous) & needed
@@ -324,10 +470,14 @@ class _Round:
         def movable(i: int) -> bool:
             return id(body[i]) in self.flagged and isinstance(body[i], cst.SimpleStatementLine)
 
+        def beside(i: int, scope_line: int) -> bool:  # in the scope block's notebook cell
+            return self.same_part(self.first_line(body[i]), scope_line)
+
         after = index
         while after < len(body) and movable(after):
             after += 1
-        if after < len(body) and self.is_scope(body[after], name):
+        if (after < len(body) and self.is_scope(body[after], name)
+                and all(beside(i, self.first_line(body[after])) for i in range(index, after))):
             scope = body[after]
             first = self.with_feeders(body, index, after - 1, lower)
             start, end, tidy = self._take(body, first, after - 1)
@@ -338,10 +488,11 @@ class _Round:
         before = index
         while before >= 0 and movable(before):
             before -= 1
-        if before > lower and before >= 0 and self.is_scope(body[before], name):
+        if (before > lower and before >= 0 and self.is_scope(body[before], name)
+                and all(beside(i, self.end_line(body[before]) - 1) for i in range(before + 1, index + 1))):
             scope = body[before]
             last = index
-            while last + 1 < len(body) and movable(last + 1):
+            while last + 1 < len(body) and movable(last + 1) and beside(last + 1, self.end_line(scope) - 1):
                 last += 1
             start, end, tidy = self._take(body, before + 1, last)
             to = self.end_line(scope) + self._footer_comments(scope)
@@ -361,6 +512,9 @@ class _Round:
         probe = index + 1
         while probe < len(body):
             statement = body[probe]
+            if (not self.same_part(self.first_line(statement), self.first_line(body[index]))
+                    or self.frozen(statement)):
+                break  # a new block stays in its notebook cell and leaves magics alone
             if id(statement) in self.flagged and isinstance(statement, cst.SimpleStatementLine):
                 last = probe
             elif (
@@ -375,7 +529,7 @@ class _Round:
         end = self.end_line(body[last])
         indent = self.lines.indentation(start)
         header = f"{indent}with {name}.scope():"
-        text, origins = self.lines.wrap(start, end, header, self.module.default_indent)
+        text, origins = self.lines.wrap(start, end, header, self.indent_unit(start))
         return _Edit(text, origins, f"wrapped in a new `with {name}.scope():` block")
 
     def crossing_problem(self, moved: cst.CSTNode, statement: cst.CSTNode) -> str | None:
@@ -397,6 +551,8 @@ class _Round:
     def plan_after_strategy(self, level: st.Level, name: str, created: int) -> _Edit | str:
         body, index = level.body, level.index
         moved = body[index]
+        if not self.same_part(self.first_line(moved), self.first_line(body[created])):
+            return f"it runs before the strategy is created at {self.where(body[created])}; {CROSSES_CELLS}"
         for between in range(index + 1, created + 1):
             problem = self.crossing_problem(moved, body[between])
             if problem is not None:
@@ -408,6 +564,8 @@ class _Round:
         probe = created + 1
         while probe < len(body):
             statement = body[probe]
+            if not self.same_part(self.first_line(statement), self.first_line(body[created])):
+                break
             if self.is_scope(statement, name):
                 block = statement.body
                 to = self.first_line(block.body[0]) - len(block.body[0].leading_lines)
@@ -419,7 +577,7 @@ class _Round:
         to = self.end_line(body[created])
         indent = self.lines.indentation(self.first_line(moved))
         header = f"{indent}with {name}.scope():"
-        text, origins = self.lines.move(start, end, to, self.module.default_indent, tidy, header=header)
+        text, origins = self.lines.move(start, end, to, self.indent_unit(start), tidy, header=header)
         return _Edit(text, origins, f"moved after the strategy's creation, into a new `with {name}.scope():`")
 
     def plan_batch(self, target: _Target, place: st.Place) -> _Edit | str:
@@ -443,4 +601,7 @@ class _Round:
         if not isinstance(expression, atomic) and not expression.lpar:
             source = f"({source})"
         text = self.text[:begin] + f"{source} * {name}.num_replicas_in_sync" + self.text[finish:]
-        return _Edit(text, [], f"scaled by `{name}.num_replicas_in_sync`")
+        if self.parts is not None and any(i in self.parts.frozen for i in range(span.start.line - 1, span.end.line)):
+            return "it is on a line with IPython syntax (a magic), which the fixer keeps as it is; fix it by hand"
+        # Characters change within lines, never line breaks: each line stays where it was.
+        return _Edit(text, list(range(len(self.lines))), f"scaled by `{name}.num_replicas_in_sync`")
