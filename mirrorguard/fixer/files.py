@@ -23,7 +23,6 @@ from mirrorguard.fixer.fix import FixResult, fix_source
 
 BOM = b"\xef\xbb\xbf"
 NOTEBOOK_SUFFIX = ".ipynb"
-NOTEBOOKS_NOT_FIXED = "notebooks are checked but not fixed yet; fix the cells by hand"
 
 
 @dataclass
@@ -50,12 +49,6 @@ def fix_path(path: str, settings: Settings = DEFAULT_SETTINGS, *, unsafe: bool =
              write: bool = True) -> FileOutcome:
     """Fix one file; with ``write`` False, work out the new content only (``--diff``)."""
     outcome = FileOutcome(path)
-    if path.endswith(NOTEBOOK_SUFFIX):
-        from mirrorguard.checker.notebooks import check_notebook
-
-        outcome.findings = check_notebook(path, settings)
-        outcome.skipped = NOTEBOOKS_NOT_FIXED
-        return outcome
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -65,6 +58,8 @@ def fix_path(path: str, settings: Settings = DEFAULT_SETTINGS, *, unsafe: bool =
         outcome.skipped = why
         return outcome
     outcome.before = outcome.after = data
+    if path.endswith(NOTEBOOK_SUFFIX):
+        return _fix_notebook(outcome, data, settings, unsafe=unsafe, write=write)
     decoded = sources.decode(data)
     if isinstance(decoded, sources.Unreadable):
         outcome.findings = [Finding(path, decoded.line, decoded.column, UNREADABLE.code, UNREADABLE.name,
@@ -84,6 +79,28 @@ def fix_path(path: str, settings: Settings = DEFAULT_SETTINGS, *, unsafe: bool =
         return outcome
     if write:
         atomic_write(path, outcome.after)
+        outcome.written = True
+    return outcome
+
+
+def _fix_notebook(outcome: FileOutcome, data: bytes, settings: Settings, *, unsafe: bool,
+                  write: bool) -> FileOutcome:
+    """Fix a notebook's code cells (see :mod:`.notebooks`); outputs and metadata stay as they are."""
+    from mirrorguard.checker.notebooks import check_notebook_source
+    from mirrorguard.fixer.notebooks import NotFixable, fix_notebook_source
+
+    try:
+        fixed = fix_notebook_source(data, outcome.path, settings, unsafe=unsafe)
+    except NotFixable as exc:
+        outcome.findings = check_notebook_source(data, outcome.path, settings)
+        outcome.skipped = str(exc)
+        return outcome
+    outcome.result = fixed.result
+    if not fixed.result.changed:
+        return outcome
+    outcome.after = fixed.after.encode("utf-8")
+    if write:
+        atomic_write(outcome.path, outcome.after)
         outcome.written = True
     return outcome
 

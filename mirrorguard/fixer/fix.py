@@ -330,7 +330,7 @@ class _Round:
         start = index
         index -= 1
         while (index >= 0 and is_blank(self.lines.lines[index]) and index not in self.lines.in_string
-               and self.same_part(start, index)):
+               and self.same_part(start, index) and not (self.parts and index in self.parts.frozen)):
             run.append(index)
             index -= 1
         return run
@@ -345,8 +345,7 @@ class _Round:
         """Does the statement hold a line that must stay byte for byte (an IPython magic)?"""
         if self.parts is None or not self.parts.frozen:
             return False
-        start = self.first_line(statement) - len(getattr(statement, "leading_lines", ()))
-        return any(i in self.parts.frozen for i in range(start, self.end_line(statement)))
+        return any(i in self.parts.frozen for i in range(self.first_line(statement), self.end_line(statement)))
 
     def indent_unit(self, line: int) -> str:
         """One indentation step for new blocks: the cell's own, where a cell has a block."""
