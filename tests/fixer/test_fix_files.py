@@ -101,17 +101,16 @@ def test_usage_error_for_missing_path(tmp_path):
     assert main(["fix", str(tmp_path / "nope.py")]) == 2
 
 
-def test_notebooks_are_reported_not_fixed(tmp_path, capsys):
+def test_notebooks_are_fixed_in_their_cells(tmp_path, capsys):
     import json
 
     cells = [{"cell_type": "code", "source": BUGGY, "metadata": {}, "outputs": [], "execution_count": None}]
     notebook = write(tmp_path / "train.ipynb", json.dumps({"cells": cells, "metadata": {}, "nbformat": 4,
                                                            "nbformat_minor": 5}).encode())
-    data = notebook.read_bytes()
-    assert main(["fix", str(tmp_path)]) == 1
-    assert notebook.read_bytes() == data
-    out = capsys.readouterr().out
-    assert f"{notebook}:cell 1:4:9: MG101 not fixed: notebooks are checked but not fixed yet" in out
+    assert main(["fix", str(tmp_path)]) == 0
+    assert json.loads(notebook.read_bytes())["cells"][0]["source"] == FIXED  # more in test_fix_notebooks.py
+    assert stat.S_IMODE(notebook.stat().st_mode) == 0o640
+    assert f"{notebook}:cell 1:4:9: MG101 fixed" in capsys.readouterr().out
 
 
 def test_crash_mid_write_leaves_old_file_and_no_temporary(tmp_path, monkeypatch):
