@@ -251,11 +251,13 @@ def external_for(imports, importer: str, summaries: Callable[[str], dict[str, fr
                  resolved: Callable[[str, str], str | None]) -> dict[str, frozenset[str]]:
     """``{"models.build_model": {...}}``: the importer's view of the helpers it imports."""
     external: dict[str, frozenset[str]] = {}
-    for name, _ in imports:
+    for name, called in imports:
         target = resolved(name, importer)
         if target is None:
             continue
         for function, kinds in summaries(target).items():
+            if function not in called:
+                continue  # a helper the importer never calls cannot change a finding
             key = name + function if name.endswith(".") else f"{name}.{function}"
             external[key] = kinds
     return external
