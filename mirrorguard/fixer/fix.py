@@ -7,6 +7,11 @@ targets is gone and no finding appeared; otherwise the finding stays, with the
 reason. Working in rounds is also what makes fixing twice the same as fixing once:
 the rounds stop only when no finding left has a fix.
 
+A notebook's code cells are fixed as one joined program with a :class:`Layout`
+(see :mod:`.notebooks`): plans stay inside one cell, every kept rewrite must
+leave each line in its cell and magic lines as they were, and the output lines'
+origins, composed over the rounds, put the result back into cells.
+
 The fixes (statement level, within one block: a module body or a function body):
 
 * **into an existing block**: statements flagged MG101-MG104 that come right
