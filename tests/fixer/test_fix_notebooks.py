@@ -5,13 +5,16 @@ from __future__ import annotations
 import difflib
 import json
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as hs
 
-from mirrorguard.checker.notebooks import check_notebook
+from mirrorguard.checker.notebooks import check_notebook, check_notebook_source, code_cells, join_cells
 from mirrorguard.cli import main
-from mirrorguard.fixer.notebooks import LAYOUT_UNKNOWN, UNREADABLE_NOTEBOOK
+from mirrorguard.fixer.notebooks import LAYOUT_UNKNOWN, UNREADABLE_NOTEBOOK, NotFixable, fix_notebook_source
+from tests.fixer.test_fix_properties import _statement
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "notebooks"
 IMPORTS = "import tensorflow as tf"
@@ -288,3 +291,47 @@ def test_nbformat_3_notebook(tmp_path):
     data = json.loads(path.read_text())
     assert data["worksheets"][0]["cells"][2]["input"] == ["with strategy.scope():\n", f"    {MODEL}"]
     assert data["worksheets"][0]["cells"][2]["prompt_number"] == 2
+
+
+# --- generated notebooks ------------------------------------------------------------
+
+MAGICS = ["%time x = 1", "!nvidia-smi", "%pip install -q tensorflow", "%load_ext tensorboard"]
+
+
+@hs.composite
+def generated_notebooks(draw):
+    units = [["import tensorflow as tf", "from tensorflow import keras"]]
+    if draw(hs.booleans()):
+        units.append([STRATEGY])
+    for _ in range(draw(hs.integers(1, 10))):
+        units.append(draw(hs.sampled_from(MAGICS)) if draw(hs.integers(0, 5)) == 0 else None)
+        units[-1] = [units[-1]] if units[-1] else _statement(draw, 0)
+    cells: list[list[str]] = [[]]
+    for unit in units:
+        if cells[-1] and draw(hs.integers(0, 2)) == 0:
+            cells.append([])
+        cells[-1] += unit
+    return ["\n".join(cell) for cell in cells]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(generated_notebooks(), hs.booleans())
+def test_fix_is_sound_on_generated_notebooks(cells, unsafe):
+    data = notebook(*cells).encode()
+    try:
+        fixed = fix_notebook_source(data, "gen.ipynb", unsafe=unsafe)
+    except NotFixable as exc:
+        assert str(exc) == UNREADABLE_NOTEBOOK  # a generated cell Python rejects
+        return
+    after = fixed.after.encode()
+    new = code_cells(after)
+    assert len(new) == len(cells)
+    for old_cell, new_cell in zip(cells, new):
+        magics = [line for line in old_cell.splitlines() if line.startswith(("%", "!"))]
+        assert [line for line in new_cell.splitlines() if line.lstrip().startswith(("%", "!"))] == magics
+        assert not join_cells([new_cell])[2], f"cell does not compile: {new_cell!r}"
+    old_findings = Counter((f.code, f.message) for f in check_notebook_source(data, "gen.ipynb"))
+    new_findings = Counter((f.code, f.message) for f in check_notebook_source(after, "gen.ipynb"))
+    assert not new_findings - old_findings
+    assert sum((old_findings - new_findings).values()) == len(fixed.result.fixed)
+    assert fix_notebook_source(after, "gen.ipynb", unsafe=unsafe).after == fixed.after  # idempotent
