@@ -62,6 +62,9 @@ class Settings:
 DEFAULT_SETTINGS = Settings()
 
 
+Imports = tuple[tuple[str, tuple[str, ...]], ...]
+
+
 def check_source(
     text: str,
     path: str = "<string>",
@@ -74,12 +77,39 @@ def check_source(
     ``compiled`` says the caller already knows CPython accepts the text (flake8
     compiled it), which saves compiling it again.
     """
+    return check_source_and_imports(text, path, settings, compiled=compiled)[0]
+
+
+def check_source_and_imports(
+    text: str,
+    path: str = "<string>",
+    settings: Settings = DEFAULT_SETTINGS,
+    *,
+    compiled: bool = False,
+) -> tuple[list[Finding], Imports]:
+    """Findings, and, when a strategy is in play, the imported modules the file
+    calls into with the names it calls: ``(("models", ("build_model",)),)``.
+
+    Cross-file analysis needs the second; the walk records it for free.
+    """
     if not compiled:
         rejected = sources.cpython_rejects(text, path)
         if rejected is not None:
-            return _unreadable(path, rejected, settings)
+            return _unreadable(path, rejected, settings), ()
     if not settings.may_have_strategy(text):
-        return []
+        return [], ()
+    findings, analysis = _analyse_text(text, path, settings)
+    if analysis is None or not analysis.strategy_in_play:
+        return findings, ()
+    modules: dict[str, set[str]] = {}
+    for qualified in analysis.imported_calls:
+        module, _, name = qualified.rpartition(".")
+        if module and module.strip("."):
+            modules.setdefault(module, set()).add(name)
+    return findings, tuple((m, tuple(sorted(n))) for m, n in sorted(modules.items()))
+
+
+def _analyse_text(text: str, path: str, settings: Settings):
     import libcst as cst
 
     from mirrorguard.checker.analysis import analyse
@@ -90,7 +120,7 @@ def check_source(
     except (cst.ParserSyntaxError, RecursionError, ValueError):
         # CPython accepts what libcst cannot parse (rare: newer syntax than
         # this libcst knows). Nothing to analyse, and nothing wrong to report.
-        return []
+        return [], None
     try:
         analysis = analyse(
             module,
@@ -99,9 +129,9 @@ def check_source(
             external=settings.external,
         )
     except RecursionError:
-        return []
+        return [], None
     if not analysis.strategy_in_play:
-        return []
+        return [], analysis
     unit = Unit(module, analysis)
     raw = [
         (rule, item, message)
@@ -110,7 +140,7 @@ def check_source(
         for item, message in rule.check(unit)
     ]
     if not raw or (settings.respect_noqa and sources.file_is_noqa(text)):
-        return []
+        return [], analysis
     positions = _positions(module, [item for _, item, _ in raw])
     lines = _LINE_BREAK.split(text)
     findings = []
@@ -120,7 +150,7 @@ def check_source(
             if sources.suppressed(rule.code, sources.noqa_codes(lines[line - 1])):
                 continue
         findings.append(Finding(path, line, column + 1, rule.code, rule.name, message))
-    return sorted(set(findings))
+    return sorted(set(findings)), analysis
 
 
 def _positions(module, items) -> dict[int, tuple[int, int]]:

@@ -19,6 +19,7 @@ processes.
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import re
 import sys
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Sequence
 
 from mirrorguard.checker import source as sources
-from mirrorguard.checker.core import Settings, check_source
+from mirrorguard.checker.core import Settings, check_source_and_imports
 from mirrorguard.checker.files import SKIPPED_DIRS
 from mirrorguard.checker.findings import Finding
 from mirrorguard.checker.notebooks import NOTEBOOK_SUFFIX, check_notebook_source, notebook_text
@@ -64,11 +65,8 @@ def check_path(path: str, settings: Settings, want_imports: bool = False) -> Fil
         decoded = sources.read_file(path)
         if isinstance(decoded, sources.Unreadable):
             return FileResult(path, _unreadable(path, decoded, settings))
-        findings = check_source(decoded.text, path, settings)
-        imports: tuple = ()
-        if want_imports and settings.may_have_strategy(decoded.text) and not _rejected(findings):
-            imports = imported_names(decoded.text, settings.extra_strategy_names)
-        return FileResult(path, findings, imports)
+        findings, imports = check_source_and_imports(decoded.text, path, settings)
+        return FileResult(path, findings, imports if want_imports else ())
     except Exception as exc:  # a bug in the checker must not end the run
         return FileResult(path, error=f"internal error: {type(exc).__name__}: {exc}")
 
@@ -216,35 +214,172 @@ _MAY_SUMMARISE = re.compile(
 )
 
 
-def worth_summarising(path: str, names: Iterable[str], extra_model_factories: Iterable[str] = ()) -> bool:
-    """A text search before any parse: does ``path`` define one of ``names``
-    (the helpers an importer calls) and mention anything a summary can hold?"""
-    names = [re.escape(n) for n in names]
-    if not names:
-        return False
+@functools.lru_cache(maxsize=256)
+def _definitions(path: str) -> tuple[str, list[str], dict[str, ast.AST]] | None:
+    """A module's text, lines and top-level definitions, read once per run."""
     try:
         with open(path, "rb") as handle:
             text = handle.read().decode("utf-8", "replace")
     except OSError:
-        return False
-    if not (_MAY_SUMMARISE.search(text) or any(f.rpartition(".")[2] in text for f in extra_model_factories)):
-        return False
-    return re.search(rf"^[ \t]*(?:async[ \t]+def|def|class)[ \t]+(?:{'|'.join(names)})\b", text, re.M) is not None
+        return None
+    if not _MAY_SUMMARISE.search(text):
+        return text, [], {}
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    definitions = {
+        node.name: node
+        for node in tree.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    }
+    return text, text.splitlines(), definitions
 
 
-def summarise_path(path: str) -> dict[str, frozenset[str]]:
-    """What ``path``'s module-level functions and model classes do outside a scope; {} if unreadable."""
+# Calls whose last name can make a summary non-empty (analysis.summarise):
+# model constructors and loaders, compile, optimizer and metric classes.
+_MODEL_CALLS = frozenset(
+    {
+        "Sequential", "Model", "Functional", "compile", "load_model", "clone_model",
+        "model_from_json", "model_from_config", "model_from_yaml", "from_config",
+        "from_pretrained", "from_preset", "create_optimizer", "AdamWeightDecay",
+    }
+)
+_MODEL_MODULES = ("applications", "optimizers", "metrics", "mixed_precision", "models")
+
+
+def _dotted_call(func: ast.AST) -> list[str]:
+    parts = []
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    if isinstance(func, ast.Name):
+        parts.append(func.id)
+    return parts[::-1]
+
+
+def worth_summarising(path: str, names: Iterable[str], extra_model_factories: Iterable[str] = ()) -> bool:
+    """Cheap tests before any libcst parse: does ``path`` define one of ``names``
+    (the helpers an importer calls) as a model class, or as a function that,
+    itself or through the module's own functions, calls something that builds,
+    loads or compiles a model or creates an optimizer or metric?"""
+    found = _definitions(path)
+    if found is None or not names:
+        return False
+    _, _, definitions = found
+    factories = {f.rpartition(".")[2] for f in extra_model_factories}
+
+    pending = [name for name in names if name in definitions]
+    seen: set[str] = set()
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        node = definitions[name]
+        if isinstance(node, ast.ClassDef):
+            if _is_model_class(node, definitions, {name}):
+                return True
+            continue
+        for inner in ast.walk(node):
+            if not isinstance(inner, ast.Call):
+                continue
+            parts = _dotted_call(inner.func)
+            if not parts:
+                continue
+            last = parts[-1]
+            if last in _MODEL_CALLS or last in factories or any(p in _MODEL_MODULES for p in parts[:-1]):
+                return True
+            if last in definitions:
+                pending.append(last)  # the module's own helper, or a class it instantiates
+    return False
+
+
+def summarise_path(path: str, names: Iterable[str] = ()) -> dict[str, frozenset[str]]:
+    """What ``path``'s helpers ``names`` do outside a scope; {} if unreadable.
+
+    Model classes are known from ``ast`` alone. For functions, only their own
+    source, the module's own functions they reach and its top-level imports
+    are handed to libcst: a 4,000-line module that defines a ten-line helper
+    costs a ten-line parse.
+    """
     import libcst as cst
 
-    from mirrorguard.checker.analysis import summarise
+    from mirrorguard.checker.analysis import BUILD, summarise
 
-    decoded = sources.read_file(path)
-    if isinstance(decoded, sources.Unreadable):
+    found = _definitions(path)
+    if found is None:
         return {}
+    text, lines, definitions = found
+    wanted = [n for n in names if n in definitions] if names else list(definitions)
+    summary: dict[str, frozenset[str]] = {}
+    functions: list[str] = []
+    pending = list(wanted)
+    seen: set[str] = set()
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        node = definitions[name]
+        if isinstance(node, ast.ClassDef):
+            if _is_model_class(node, definitions, {name}):
+                summary[name] = frozenset({BUILD})
+            continue
+        functions.append(name)
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in definitions:
+                pending.append(inner.func.id)
+    if not functions:
+        return {k: v for k, v in summary.items() if k in wanted}
+    tree_imports = _top_level_imports(text)
+    pieces = [_segment(lines, node) for node in tree_imports]
+    for name in sorted(seen):
+        node = definitions[name]
+        if isinstance(node, ast.ClassDef):
+            # Its name and bases are all the summary needs of a class.
+            bases = ", ".join(ast.unparse(b) for b in node.bases)
+            pieces.append(f"class {name}({bases}):\n    pass\n")
+        else:
+            pieces.append(_segment(lines, node))
     try:
-        return summarise(cst.parse_module(decoded.text))
+        parsed = summarise(cst.parse_module("\n".join(pieces) + "\n"))
     except Exception:  # unparsable, too deep, or a checker bug: no summary, no crash
-        return {}
+        parsed = {}
+    summary.update(parsed)
+    return {k: v for k, v in summary.items() if k in wanted}
+
+
+def _segment(lines: list[str], node: ast.AST) -> str:
+    first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+    return "\n".join(lines[first - 1 : node.end_lineno]) + "\n"
+
+
+@functools.lru_cache(maxsize=256)
+def _top_level_imports_cached(text: str) -> tuple:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+    return tuple(node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom)))
+
+
+def _top_level_imports(text: str) -> tuple:
+    return _top_level_imports_cached(text)
+
+
+def _is_model_class(node: ast.ClassDef, definitions: dict, seen: set[str]) -> bool:
+    for base in node.bases:
+        parts = _dotted_call(base)
+        last = parts[-1] if parts else ""
+        if last in ("Model", "Sequential", "Functional"):
+            return True
+        local = definitions.get(last)
+        if isinstance(local, ast.ClassDef) and last not in seen:
+            seen.add(last)
+            if _is_model_class(local, definitions, seen):
+                return True
+    return False
 
 
 def external_for(imports, importer: str, summaries: Callable[[str], dict[str, frozenset[str]]],
@@ -269,8 +404,8 @@ def _work(chunk: list[tuple[int, str, Settings, bool]]) -> list[tuple[int, FileR
     return [(index, check_path(path, settings, want)) for index, path, settings, want in chunk]
 
 
-def _summarise_chunk(paths: list[str]) -> list[dict[str, frozenset[str]]]:
-    return [summarise_path(path) for path in paths]
+def _summarise_chunk(items: list[tuple[str, tuple[str, ...]]]) -> list[dict[str, frozenset[str]]]:
+    return [summarise_path(path, names) for path, names in items]
 
 
 class Runner:
@@ -325,18 +460,19 @@ class Runner:
         # Which modules of the tree to parse: those an importer resolves to and
         # that define one of the names the importer calls.
         wanted: set[int] = set()
-        needed: set[str] = set()
+        needed: dict[str, set[str]] = {}
         for index, result in enumerate(results):
             for name, called in result.imports:
                 target = resolved(name, result.path)
                 extra = settings_for(result.path).extra_model_factories
                 if target is not None and worth_summarising(target, called, extra):
                     wanted.add(index)
-                    needed.add(os.path.abspath(target))
+                    needed.setdefault(os.path.abspath(target), set()).update(called)
         if not wanted:
             return
         modules = sorted(needed)
-        parsed = dict(zip(modules, self._map(_summarise_chunk, modules)))
+        work = [(module, tuple(sorted(needed[module]))) for module in modules]
+        parsed = dict(zip(modules, self._map(_summarise_chunk, work)))
         recheck = []
         for index in sorted(wanted):
             result = results[index]

@@ -78,6 +78,9 @@ class Analysis:
     outside_scope: list[OutsideScope]
     unscaled_batches: list[UnscaledBatch]
     strategy_name: str
+    # Qualified names of calls into imported modules (``models.build_model``):
+    # what cross-file analysis may need summaries of.
+    imported_calls: frozenset[str] = frozenset()
 
 
 def dotted(node: cst.CSTNode) -> str | None:

@@ -280,7 +280,7 @@ class Resolver:
         outside: list[OutsideScope] = []
         batches: list[UnscaledBatch] = []
         if not w.strategy_in_play:
-            return Analysis(False, outside, batches, "")
+            return Analysis(False, outside, batches, "", frozenset(w.imported_calls))
         exempt_compiles: set[int] = set()
         inference_names: set[tuple[int, str]] = set()
         roots = self._roots()
@@ -320,7 +320,7 @@ class Resolver:
                         verdict, value = self.batch_value(event.value, context, 0)
                         if verdict == "const":
                             batches.append(UnscaledBatch(event.report_node or event.node, value, event.top))
-        return Analysis(True, outside, batches, w.strategy_name or "strategy")
+        return Analysis(True, outside, batches, w.strategy_name or "strategy", frozenset(w.imported_calls))
 
     def _strategy_code(self, roots: list[Context]) -> list[Context]:
         """Contexts that run with a strategy around: the roots, what they

@@ -93,6 +93,7 @@ class Walker:
     def __init__(self, extra_strategy_names: set[str], extra_model_factories: set[str],
                  external: Mapping[str, frozenset[str]]) -> None:
         self.external = external
+        self.imported_calls: set[str] = set()
         self.top_statement: cst.CSTNode | None = None
         self.extra_strategy_names = extra_strategy_names
         self.extra_model_factories = {api.canonical(n) for n in extra_model_factories}
@@ -498,6 +499,8 @@ class Walker:
         qualified = self.qualify(func)
         targets = self._targets_of.get(id(node), ())
         mark: tuple[int, str, Event | None] | None = None
+        if qualified:
+            self.imported_calls.update(qualified)
 
         if any(api.strategy_class(q) for q in qualified):
             self.strategy_in_play = True
