@@ -63,6 +63,7 @@ def measure(name: str, rounds: int, limit: int | None) -> dict:
             for label in order if round_number % 2 == 0 else reversed(order):
                 times[label].append(time_once(runs[label]))
         median = {label: statistics.median(values) for label, values in times.items()}
+        fastest = {label: min(values) for label, values in times.items()}
         return {
             "corpus": name,
             "files": len(files),
@@ -71,6 +72,9 @@ def measure(name: str, rounds: int, limit: int | None) -> dict:
             "median_seconds": {k: round(v, 3) for k, v in median.items()},
             "plugin_overhead": round(median["flake8+mirrorguard"] / median["flake8"] - 1, 4),
             "check_vs_flake8": round(median["mirrorguard check"] / median["flake8"], 4),
+            # Minimums: on a shared machine the fastest run is the one least disturbed.
+            "plugin_overhead_min": round(fastest["flake8+mirrorguard"] / fastest["flake8"] - 1, 4),
+            "check_vs_flake8_min": round(fastest["mirrorguard check"] / fastest["flake8"], 4),
         }
     finally:
         corpora.remove(root)
@@ -93,8 +97,10 @@ def main(argv=None) -> int:
         print(f"{r['corpus']}: {r['files']} files, {r['lines']} lines, median of {r['rounds']} rounds")
         for label, seconds in m.items():
             print(f"  {label:<20} {seconds:8.2f} s")
-        print(f"  plugin overhead on flake8:        {r['plugin_overhead']:+.1%}  (target <= +5%)")
-        print(f"  mirrorguard check / flake8 alone: {r['check_vs_flake8']:.2f}   (target <= 0.25)")
+        print(f"  plugin overhead on flake8:        {r['plugin_overhead']:+.1%} median, "
+              f"{r['plugin_overhead_min']:+.1%} fastest runs  (target <= +5%)")
+        print(f"  mirrorguard check / flake8 alone: {r['check_vs_flake8']:.2f} median, "
+              f"{r['check_vs_flake8_min']:.2f} fastest runs  (target <= 0.25)")
     return 0
 
 
