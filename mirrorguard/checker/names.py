@@ -74,6 +74,9 @@ def strategy_class(name: str) -> str | None:
 
 
 GET_STRATEGY = frozenset({"tensorflow.distribute.get_strategy"})
+SET_STRATEGY = frozenset(
+    {"tensorflow.distribute.experimental_set_strategy", "tensorflow.distribute.set_strategy"}
+)
 
 # Names that say "this is a strategy": strategy, mirrored_strategy, strat,
 # distribution_strategy, tpuStrategy, strategy2, dist_strat.
@@ -201,6 +204,11 @@ PER_REPLICA_DATASET_APIS = frozenset(
 )
 # Functions handed to these run once per replica.
 REPLICA_RUN_APIS = frozenset({"run", "experimental_run_v2", "call_for_each_replica"})
+
+# The strings Keras accepts as optimizer=, for model.compile("adam", "mse").
+OPTIMIZER_NAMES = frozenset(
+    {"adam", "adamw", "sgd", "rmsprop", "adagrad", "adadelta", "adamax", "nadam", "ftrl", "lion", "adafactor"}
+)
 
 # Keras keywords that only model.compile takes: they tell model.compile(...)
 # apart from re.compile(...) and friends when the receiver is unknown.

@@ -431,6 +431,79 @@ CASES = {
             model = tf.keras.Sequential()
             model.compile(optimizer="adam", loss="mse")
     """,
+    "vectorisation_batch_undone_by_unbatch": """
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        targets = text_ds.batch(1024).map(vectorize).unbatch()
+        train = targets.batch(512)  # expect: MG201
+    """,
+    "constants_in_other_spellings": """
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        EPOCHS, BATCH_SIZE = 30, 64
+        EVAL_BATCH = 2 ** 8
+        a = ds.batch(BATCH_SIZE)  # expect: MG201
+        b = ds.batch(EVAL_BATCH)  # expect: MG201
+        c = ds.batch(int(128))  # expect: MG201
+    """,
+    "constant_rescaled_only_after_its_use": """
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        BATCH_SIZE = 64
+        train = ds.batch(BATCH_SIZE)  # expect: MG201
+        BATCH_SIZE = 16 * strategy.num_replicas_in_sync
+        val = ds.batch(BATCH_SIZE)
+    """,
+    "classmethod_factory_of_a_model_class": """
+        import tensorflow as tf
+
+        class UNet(tf.keras.Model):
+            @classmethod
+            def from_widths(cls, widths):
+                return cls(widths)
+
+        strategy = tf.distribute.MirroredStrategy()
+        model = UNet.from_widths([16, 32])  # expect: MG101
+        with strategy.scope():
+            model.compile(optimizer="adam", loss="mse")
+    """,
+    "experimental_set_strategy_makes_what_follows_scoped": """
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        early = tf.keras.Sequential()  # expect: MG101
+        tf.distribute.experimental_set_strategy(strategy)
+        model = tf.keras.Sequential()
+        model.compile(optimizer=tf.keras.optimizers.Adam(), loss="mse")
+        early.fit(ds)
+    """,
+    "positional_compile_on_any_model_name": """
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            m = tf.keras.Sequential()
+            ae = tf.keras.Sequential()
+        m.compile("adam", "mse")  # expect: MG102
+        ae.compile(tf.keras.optimizers.Adam(1e-3), "binary_crossentropy")  # expect: MG102
+    """,
+    "optimizer_wrapped_aliased_or_handed_to_a_scoped_trainer": """
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+
+        class Trainer:
+            def __init__(self, optimizer):
+                with strategy.scope():
+                    self.model = tf.keras.Sequential()
+                    self.model.compile(optimizer=optimizer, loss="mse")
+
+        base = tf.keras.optimizers.Adam()  # expect: MG103
+        wrapped = tf.keras.mixed_precision.LossScaleOptimizer(base)  # expect: MG103
+        chosen = wrapped
+        other = tf.keras.optimizers.RMSprop()  # expect: MG103
+        Trainer(other)
+        with strategy.scope():
+            model = tf.keras.Sequential()
+            model.compile(optimizer=chosen, loss="mse")
+    """,
     "noqa_suppresses": """
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()

@@ -90,7 +90,10 @@ def test_quiet_prints_findings_only_and_statistics_count_by_code(tmp_path, capsy
     assert [(int(n), code) for n, code, _ in map(str.split, stats)] == sorted(
         ((n, code) for code, n in counts.items()), key=lambda item: (-item[0], item[1]))
     assert stats[0].split()[2] == "model-built-outside-strategy-scope"
-    assert lines[-1] == f"Found {len(findings)} findings in {len({f.split(':')[0] for f in findings})} files (30 files checked)."
+    checked = len(list((CORPUS / "buggy").glob("*.py")))
+    assert lines[-1] == (
+        f"Found {len(findings)} findings in {len({f.split(':')[0] for f in findings})} files ({checked} files checked)."
+    )
 
 
 def test_missing_path_is_reported_and_the_rest_still_checked(tmp_path, capsys):

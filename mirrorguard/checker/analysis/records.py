@@ -28,6 +28,7 @@ class Event:
     report_node: cst.CSTNode | None = None
     per_replica: bool = False
     top: cst.CSTNode | None = None  # the module-level statement it is in
+    seq: int = 0  # its place in the walk (bindings are numbered alike)
 
 
 @dataclass(eq=False)

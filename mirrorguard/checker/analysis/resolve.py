@@ -98,6 +98,8 @@ class Resolver:
         kind, *rest = event.callee or ("",)
         if kind == "func":
             (name,) = rest
+            if name == "cls" and event.context.class_name:
+                name = event.context.class_name  # cls(...) in a classmethod
             if name in self.model_classes:
                 found.append(("model", name))
             elif name in self.w.class_bases:
@@ -120,6 +122,8 @@ class Resolver:
             receiver, attr = rest
             if receiver in self.model_classes and attr == "from_config":
                 found.append(("load", receiver))
+            elif receiver in self.model_classes and attr == "from_preset":
+                found.append(("model", receiver))
             else:
                 class_name = self.w.instances.get(receiver)
                 if class_name is None and receiver in self.w.class_bases:
@@ -244,34 +248,80 @@ class Resolver:
         return True
 
     def _optimizer_used_in_strategy(self, event: Event, exempt_compiles: set[int]) -> bool:
-        targets = event.targets
+        """Does an optimizer or metric made outside a scope end up with the
+        strategy's model: compiled, used in a scope or a replica step,
+        assigned to ``model.optimizer``, wrapped or aliased into something
+        that is, or handed to the file's own function that compiles with it
+        or enters a scope?"""
+        return self._used(event.context, event.targets, exempt_compiles, set())
+
+    def _used(self, context: Context, targets, exempt_compiles: set[int], seen: set) -> bool:
         if any(target.endswith(".optimizer") for target in targets):
             return True
         for target in targets:
-            for context in self._contexts_seeing(event.context, target):
-                if target in context.in_scope_refs:
+            if (id(context), target) in seen:
+                continue
+            seen.add((id(context), target))
+            for other_context in self._contexts_seeing(context, target):
+                if target in other_context.in_scope_refs:
                     return True
-                if context.name in self.w.replica_fn_names and target in context.refs:
+                if other_context.name in self.w.replica_fn_names and target in other_context.refs:
                     return True
-                for other in context.events:
-                    if (
-                        other.kind == COMPILE
-                        and id(other) not in exempt_compiles
-                        and target in other.arg_refs
+                for other in other_context.events:
+                    if target not in other.arg_refs:
+                        continue
+                    if other.kind == COMPILE and id(other) not in exempt_compiles:
+                        return True
+                    # LossScaleOptimizer(base): base is used if the wrapper is.
+                    if other.kind == OPTIMIZER and self._used(
+                        other.context, other.targets, exempt_compiles, seen
                     ):
                         return True
+                    if other.kind == CALL and self._callee_trains(other):
+                        return True
+                # optimizer = base_optimizer
+                for alias, values in other_context.assignments.items():
+                    if any(isinstance(v, cst.Name) and v.value == target for _, v in values):
+                        if self._used(other_context, (alias,), exempt_compiles, seen):
+                            return True
+        return False
+
+    def _callee_trains(self, event: Event) -> bool:
+        """Is the callee one of the file's functions (or classes) that compiles
+        or enters a scope, so that what it is given ends up with the model?"""
+        for what, target in self.callees(event):
+            if what != "function":
+                continue
+            contexts = [target]
+            if target.class_name and target.name == "__init__":
+                contexts = [c for c in self.w.contexts if c.class_name == target.class_name]
+            for context in contexts:
+                if context.owns_strategy or any(e.kind == COMPILE for e in context.events):
+                    return True
         return False
 
     def _contexts_seeing(self, context: Context, target: str) -> Iterator[Context]:
+        """``context`` and the contexts that read its binding of ``target``:
+        closures nested in it, the class's other methods for ``self.x``, and
+        every function for a module global they do not rebind."""
         yield context
         if target.startswith("self."):
             for other in self.w.contexts:
                 if other is not context and other.class_name and other.class_name == context.class_name:
                     yield other
-        elif context.is_module:
-            for other in self.w.contexts:
-                if other is not context and target not in other.stores and target not in other.params:
-                    yield other
+            return
+        for other in self.w.contexts:
+            if other is context:
+                continue
+            # ``other`` sees the binding if its chain of enclosing functions
+            # reaches ``context`` without rebinding the name on the way.
+            current: Context | None = other
+            while current is not None and current is not context:
+                if target in current.stores or target in current.params:
+                    break
+                current = current.parent
+            if current is context:
+                yield other
 
     # --- the verdict -----------------------------------------------------------
 
@@ -317,7 +367,7 @@ class Resolver:
             for context in self._strategy_code(roots):
                 for event in context.events:
                     if event.kind == BATCH and not self._per_replica(event):
-                        verdict, value = self.batch_value(event.value, context, 0)
+                        verdict, value = self.batch_value(event.value, context, 0, event.seq)
                         if verdict == "const":
                             batches.append(UnscaledBatch(event.report_node or event.node, value, event.top))
         return Analysis(True, outside, batches, w.strategy_name or "strategy", frozenset(w.imported_calls))
@@ -336,8 +386,13 @@ class Resolver:
             for event in context.events:
                 if event.kind == CALL:
                     pending.extend(t for what, t in self.callees(event) if what == "function")
+        module_owns = self.w.module_context.owns_strategy
         for context in self.w.contexts:
             if context.is_lambda and context.parent is not None and id(context.parent) in reached:
+                reached[id(context)] = context
+            elif module_owns and not context.is_lambda and context.class_name not in self.model_classes:
+                # A module that makes its strategy at the top: its dataset helpers
+                # are used with it, even when another file calls them.
                 reached[id(context)] = context
         return list(reached.values())
 
@@ -374,8 +429,10 @@ class Resolver:
 
     # --- batch sizes -----------------------------------------------------------
 
-    def batch_value(self, node, context: Context, depth: int) -> tuple[str, int | None]:
-        """("const", n), ("derived", None) when scaled by the replica count, or ("unknown", None)."""
+    def batch_value(self, node, context: Context, depth: int, seq: int | None = None) -> tuple[str, int | None]:
+        """("const", n), ("derived", None) when scaled by the replica count, or ("unknown", None).
+
+        ``seq`` is where the value is used, for names bound more than once."""
         if depth > 12 or node is None:
             return "unknown", None
         if isinstance(node, cst.Integer):
@@ -388,18 +445,22 @@ class Resolver:
                 return "derived", None
             return "unknown", None
         if isinstance(node, cst.BinaryOperation):
-            left = self.batch_value(node.left, context, depth + 1)
-            right = self.batch_value(node.right, context, depth + 1)
+            left = self.batch_value(node.left, context, depth + 1, seq)
+            right = self.batch_value(node.right, context, depth + 1, seq)
             return _combine(left, right, node.operator)
         if isinstance(node, cst.Name):
-            return self._name_value(node.value, context, depth)
+            return self._name_value(node.value, context, depth, seq)
         if isinstance(node, cst.Call):
             if _mentions_replicas(node):
                 return "derived", None
+            # int(64): a constant in disguise
+            if (isinstance(node.func, cst.Name) and node.func.value == "int" and len(node.args) == 1
+                    and node.args[0].keyword is None):
+                return self.batch_value(node.args[0].value, context, depth + 1, seq)
             return "unknown", None
         return "unknown", None
 
-    def _name_value(self, name: str, context: Context, depth: int) -> tuple[str, int | None]:
+    def _name_value(self, name: str, context: Context, depth: int, seq: int | None = None) -> tuple[str, int | None]:
         scope: Context | None = context
         while scope is not None:
             if name in scope.params:
@@ -412,8 +473,14 @@ class Resolver:
             if name not in scope.assignments:
                 return "unknown", None
         values = scope.assignments[name]
+        if scope is context and seq is not None:
+            # In straight-line code the value is the last one bound before the
+            # use: BATCH = 64; ds.batch(BATCH); BATCH = 16 * replicas.
+            before = [pair for pair in values if pair[0] < seq]
+            if before:
+                values = before[-1:] if before[-1][1] is not None and not isinstance(before[-1][1], tuple) else before
         verdicts = []
-        for value in values:
+        for _, value in values:
             if value is None:
                 return "unknown", None
             if isinstance(value, tuple):  # augmented assignment
@@ -444,6 +511,8 @@ def _combine(left, right, operator) -> tuple[str, int | None]:
             return "const", a - b
         if isinstance(operator, cst.FloorDivide) and b:
             return "const", a // b
+        if isinstance(operator, cst.Power) and 0 <= b < 64:
+            return "const", a ** b
         if isinstance(operator, cst.LeftShift):
             return "const", a << b if b < 64 else None
         return "unknown", None

@@ -119,8 +119,14 @@ class Walker:
         self._targets_of: dict[int, tuple[str, ...]] = {}
         self._scope_withs: set[int] = set()
         self._unscoped_branches: set[int] = set()
+        self._unbatched: set[int] = set()
         self._call_marks: list[tuple[int, str, Event | None]] = []
         self.compile_stack: list[Event] = []
+        # Events whose arguments' names matter (compile, optimizers, calls of
+        # the file's own functions): every name read inside their parentheses.
+        self.collectors: list[Event] = []
+        self.model_names: set[str] = set()
+        self.seq = 0
         self.optimizer_depth = 0
         self.per_replica_depth = 0
 
@@ -386,7 +392,10 @@ class Walker:
 
     def _bind(self, name: str, value) -> None:
         context = self.context
-        context.assignments.setdefault(name, []).append(value)
+        # The walk order numbers bindings and events alike, so a use can be
+        # matched with the bindings that come before it (see resolve._name_value).
+        self.seq += 1
+        context.assignments.setdefault(name, []).append((self.seq, value))
         if "." not in name:
             context.stores[name] += 1
 
@@ -441,6 +450,29 @@ class Walker:
             self._note_strategy(target)
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        if self._assign_pairwise(node):
+            return
+        self._assign_whole(node)
+
+    def _assign_pairwise(self, node: cst.Assign) -> bool:
+        """``a, b = x, y``: each name gets its own value."""
+        if len(node.targets) != 1:
+            return False
+        target, value = node.targets[0].target, node.value
+        if not (isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List))):
+            return False
+        if len(target.elements) != len(value.elements) or any(
+            isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements)
+        ):
+            return False
+        for left, right in zip(target.elements, value.elements):
+            if isinstance(left.value, (cst.Name, cst.Attribute)):
+                self._assign(list(target_names(left.value)), right.value, True)
+            else:
+                self._assign(list(target_names(left.value)), None, False)
+        return True
+
+    def _assign_whole(self, node: cst.Assign) -> None:
         targets: list[str] = []
         simple = True
         for target in node.targets:
@@ -472,8 +504,8 @@ class Walker:
         context.refs.add(key)
         if context.scope_depth:
             context.in_scope_refs.add(key)
-        if self.compile_stack:
-            self.compile_stack[-1].arg_refs.add(key)
+        for event in self.collectors:
+            event.arg_refs.add(key)
 
     def visit_Name(self, node: cst.Name) -> None:
         self.context.loads[node.value] += 1
@@ -490,7 +522,11 @@ class Walker:
 
     def _event(self, kind: str, node: cst.CSTNode, **kwargs) -> Event:
         context = self.context
-        event = Event(kind, node, context, context.scope_depth > 0, top=self.top_statement, **kwargs)
+        self.seq += 1
+        event = Event(kind, node, context, context.scope_depth > 0, top=self.top_statement,
+                      seq=self.seq, **kwargs)
+        if kind in (BUILD, LOAD):
+            self.model_names.update(kwargs.get("targets", ()))
         context.events.append(event)
         return event
 
@@ -518,9 +554,15 @@ class Walker:
             self._event(LOAD, node, detail=qualified[0], targets=targets)
         elif any(api.creates_optimizer(q) or api.creates_metric(q) for q in qualified):
             inline = bool(self.compile_stack) or self.optimizer_depth > 0
-            self._event(OPTIMIZER, node, detail=qualified[0], targets=targets, inline=inline)
+            event = self._event(OPTIMIZER, node, detail=qualified[0], targets=targets, inline=inline)
             self.optimizer_depth += 1
-            mark = (id(node), "optimizer", None)
+            self.collectors.append(event)
+            mark = (id(node), "optimizer", event)
+        elif any(q in api.SET_STRATEGY for q in qualified):
+            # experimental_set_strategy(strategy): what follows runs as in its scope.
+            if node.args and not (isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == "None"):
+                self.context.scope_depth += 1
+                self.context.owns_strategy = True
         elif any(q in api.DATASET_FROM_DIRECTORY for q in qualified):
             self._batch_keyword(node)
         elif self.external and any(q in self.external for q in qualified):
@@ -537,7 +579,9 @@ class Walker:
         elif isinstance(func, cst.Name) and not qualified:
             if _is_inference_call(node):
                 self.context.inference_uses[func.value] += 1
-            self._event(CALL, node, callee=("func", func.value), targets=targets)
+            event = self._event(CALL, node, callee=("func", func.value), targets=targets)
+            self.collectors.append(event)
+            mark = (id(node), "collect", event)
         if mark is not None:
             self._call_marks.append(mark)
 
@@ -563,8 +607,17 @@ class Walker:
         if attr == "compile" and self._looks_like_model_compile(node, receiver_key):
             event = self._event(COMPILE, node, receiver=receiver_key)
             self.compile_stack.append(event)
+            self.collectors.append(event)
             return (id(node), "compile", event)
-        if attr in api.BATCH_METHODS:
+        if attr in ("unbatch", "rebatch"):
+            # ds.batch(1024).map(vectorize).unbatch(): a batch for speed, not the global batch.
+            inner = receiver
+            while isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute):
+                if inner.func.attr.value in api.BATCH_METHODS:
+                    self._unbatched.add(id(inner))
+                inner = inner.func.value
+            return None
+        if attr in api.BATCH_METHODS and id(node) not in self._unbatched:
             value = node.args[0] if node.args and node.args[0].keyword is None else None
             value = value or self._keyword(node, "batch_size")
             if value is not None:
@@ -588,11 +641,14 @@ class Walker:
                     self.replica_fn_names.add(name.rsplit(".", 1)[-1])
             return None
         if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"):
-            self._event(CALL, node, callee=("method", self.context.class_name or "", attr),
-                        targets=targets)
+            event = self._event(CALL, node, callee=("method", self.context.class_name or "", attr),
+                                targets=targets)
         elif isinstance(receiver, cst.Name):
-            self._event(CALL, node, callee=("attr", receiver.value, attr), targets=targets)
-        return None
+            event = self._event(CALL, node, callee=("attr", receiver.value, attr), targets=targets)
+        else:
+            return None
+        self.collectors.append(event)
+        return (id(node), "collect", event)
 
     def _keyword(self, node: cst.Call, keyword: str) -> cst.Arg | None:
         for arg in node.args:
@@ -611,8 +667,21 @@ class Walker:
                         per_replica=self.per_replica_depth > 0)
 
     def _looks_like_model_compile(self, node: cst.Call, receiver_key: str | None) -> bool:
-        if any(arg.keyword is not None and arg.keyword.value in api.COMPILE_KEYWORDS for arg in node.args):
+        for arg in node.args:
+            if arg.keyword is not None:
+                keyword = arg.keyword.value
+                # Keras's own keywords, and custom compile()s: d_optimizer=, loss_fn=.
+                if keyword in api.COMPILE_KEYWORDS or keyword.endswith(("optimizer", "loss", "loss_fn")):
+                    return True
+        if receiver_key is not None and receiver_key in self.model_names:
             return True
+        positional = [arg.value for arg in node.args if arg.keyword is None]
+        if positional:
+            first = positional[0]
+            if isinstance(first, cst.SimpleString) and first.raw_value.lower() in api.OPTIMIZER_NAMES:
+                return True
+            if isinstance(first, cst.Call) and any(api.creates_optimizer(q) for q in self.qualify(first.func)):
+                return True
         if receiver_key is None:
             return False
         lowered = receiver_key.lower()
@@ -624,8 +693,12 @@ class Walker:
             _, what, _event = marks.pop()
             if what == "compile":
                 self.compile_stack.pop()
+                self.collectors.pop()
             elif what == "optimizer":
                 self.optimizer_depth -= 1
+                self.collectors.pop()
+            elif what == "collect":
+                self.collectors.pop()
             elif what == "per_replica":
                 self.per_replica_depth -= 1
 
