@@ -504,6 +504,16 @@ CASES = {
             model = tf.keras.Sequential()
             model.compile(optimizer=chosen, loss="mse")
     """,
+    "keras_tuner_best_model_rebuilt_outside": """
+        import keras_tuner as kt
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        tuner = kt.Hyperband(build_model, objective="val_accuracy", distribution_strategy=strategy)
+        tuner.search(train_ds, validation_data=val_ds)
+        best_hps = tuner.get_best_hyperparameters(1)[0]
+        model = tuner.hypermodel.build(best_hps)  # expect: MG101
+        model.fit(train_ds, epochs=10)
+    """,
     "noqa_suppresses": """
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()

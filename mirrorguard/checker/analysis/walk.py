@@ -609,6 +609,10 @@ class Walker:
             self.compile_stack.append(event)
             self.collectors.append(event)
             return (id(node), "compile", event)
+        if attr == "build" and isinstance(receiver, cst.Attribute) and receiver.attr.value == "hypermodel":
+            # Keras Tuner: tuner.hypermodel.build(best_hps) runs the user's model builder.
+            self._event(BUILD, node, detail="keras_tuner.HyperModel.build", targets=targets)
+            return None
         if attr in ("unbatch", "rebatch"):
             # ds.batch(1024).map(vectorize).unbatch(): a batch for speed, not the global batch.
             inner = receiver
