@@ -268,31 +268,40 @@ def worth_summarising(path: str, names: Iterable[str], extra_model_factories: It
         return False
     _, _, definitions = found
     factories = {f.rpartition(".")[2] for f in extra_model_factories}
-
-    pending = [name for name in names if name in definitions]
-    seen: set[str] = set()
-    while pending:
-        name = pending.pop()
-        if name in seen:
-            continue
-        seen.add(name)
+    for name in _reachable(definitions, names):
         node = definitions[name]
         if isinstance(node, ast.ClassDef):
             if _is_model_class(node, definitions, {name}):
                 return True
             continue
         for inner in ast.walk(node):
-            if not isinstance(inner, ast.Call):
-                continue
-            parts = _dotted_call(inner.func)
-            if not parts:
-                continue
-            last = parts[-1]
-            if last in _MODEL_CALLS or last in factories or any(p in _MODEL_MODULES for p in parts[:-1]):
-                return True
-            if last in definitions:
-                pending.append(last)  # the module's own helper, or a class it instantiates
+            if isinstance(inner, ast.Call):
+                parts = _dotted_call(inner.func)
+                if parts and (
+                    parts[-1] in _MODEL_CALLS
+                    or parts[-1] in factories
+                    or any(p in _MODEL_MODULES for p in parts[:-1])
+                ):
+                    return True
     return False
+
+
+def _reachable(definitions: dict[str, ast.AST], names: Iterable[str]) -> list[str]:
+    """``names`` and the module's own functions and classes they call, transitively."""
+    pending = [name for name in names if name in definitions]
+    seen: list[str] = []
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.append(name)
+        node = definitions[name]
+        if isinstance(node, ast.ClassDef):
+            continue  # a class is judged by its bases, not followed
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in definitions:
+                pending.append(inner.func.id)
+    return seen
 
 
 def summarise_path(path: str, names: Iterable[str] = ()) -> dict[str, frozenset[str]]:
@@ -313,28 +322,17 @@ def summarise_path(path: str, names: Iterable[str] = ()) -> dict[str, frozenset[
     text, lines, definitions = found
     wanted = [n for n in names if n in definitions] if names else list(definitions)
     summary: dict[str, frozenset[str]] = {}
-    functions: list[str] = []
-    pending = list(wanted)
-    seen: set[str] = set()
-    while pending:
-        name = pending.pop()
-        if name in seen:
-            continue
-        seen.add(name)
+    reached = _reachable(definitions, wanted)
+    functions = [name for name in reached if not isinstance(definitions[name], ast.ClassDef)]
+    for name in reached:
         node = definitions[name]
-        if isinstance(node, ast.ClassDef):
-            if _is_model_class(node, definitions, {name}):
-                summary[name] = frozenset({BUILD})
-            continue
-        functions.append(name)
-        for inner in ast.walk(node):
-            if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in definitions:
-                pending.append(inner.func.id)
+        if isinstance(node, ast.ClassDef) and _is_model_class(node, definitions, {name}):
+            summary[name] = frozenset({BUILD})
     if not functions:
         return {k: v for k, v in summary.items() if k in wanted}
     tree_imports = _top_level_imports(text)
     pieces = [_segment(lines, node) for node in tree_imports]
-    for name in sorted(seen):
+    for name in sorted(reached):
         node = definitions[name]
         if isinstance(node, ast.ClassDef):
             # Its name and bases are all the summary needs of a class.
