@@ -514,6 +514,21 @@ CASES = {
         model = tuner.hypermodel.build(best_hps)  # expect: MG101
         model.fit(train_ds, epochs=10)
     """,
+    "grad_cam_model_rewires_the_trained_graph": """
+        import tensorflow as tf
+        from tensorflow import keras
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = keras.applications.Xception(weights=None)
+            model.compile(optimizer="adam", loss="categorical_crossentropy")
+        model.fit(ds)
+        grad_model = keras.Model(model.inputs, [model.get_layer("block14_sepconv2_act").output, model.output])
+        with tf.GradientTape() as tape:
+            conv_output, preds = grad_model(img)
+        base = keras.applications.ResNet50(include_top=False)  # expect: MG101
+        head = keras.Model(base.input, keras.layers.Dense(10)(base.output))  # expect: MG101
+        head.fit(ds)
+    """,
     "noqa_suppresses": """
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()

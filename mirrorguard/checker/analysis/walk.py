@@ -547,7 +547,9 @@ class Walker:
             self.context.mentions_strategy = True
             self.unknown_strategy = True
 
-        if any(api.builds_model(q) for q in qualified) or self._is_model_factory(func, qualified):
+        if _rewires_existing_model(node, qualified):
+            pass  # keras.Model(model.input, [layer.output, model.output]): no new variables
+        elif any(api.builds_model(q) for q in qualified) or self._is_model_factory(func, qualified):
             detail = qualified[0] if qualified else (last_identifier(func) or "")
             self._event(BUILD, node, detail=detail, targets=targets)
         elif any(api.loads_model(q) for q in qualified):
@@ -736,3 +738,29 @@ def _is_inference_call(node: cst.Call) -> bool:
         ):
             return True
     return False
+
+
+_GRAPH_ENDS = frozenset({"input", "inputs", "output", "outputs"})
+
+
+def _rewires_existing_model(node: cst.Call, qualified: tuple[str, ...]) -> bool:
+    """``keras.Model(model.inputs, [model.get_layer("conv").output, model.output])``.
+
+    A functional model made only of another model's input and output tensors
+    (Grad-CAM, feature extractors) adds no layers and so no variables. A new
+    layer applied on the way (``Dense(10)(base.output)``) is not a plain
+    attribute read and keeps the call a model construction.
+    """
+    if not any(q in ("keras.Model", "keras.models.Model") for q in qualified):
+        return False
+    values = [arg.value for arg in node.args if arg.keyword is None or arg.keyword.value in ("inputs", "outputs")]
+    if len(values) != 2:
+        return False
+
+    def graph_end(value: cst.CSTNode) -> bool:
+        if isinstance(value, (cst.List, cst.Tuple)):
+            return bool(value.elements) and all(graph_end(e.value) for e in value.elements)
+        return isinstance(value, cst.Attribute) and value.attr.value in _GRAPH_ENDS
+
+    return all(graph_end(value) for value in values)
+
