@@ -38,6 +38,11 @@ _CANONICAL_PREFIXES: tuple[tuple[str, str], ...] = (
 )
 
 
+# What an unimported ``tf`` or ``keras`` means in a notebook cell or a script
+# that gets them from a star import: everyone spells them this way.
+CONVENTIONAL_NAMES = {"tf": "tensorflow", "keras": "keras", "tf_keras": "keras"}
+
+
 def canonical(qualified: str) -> str:
     """Return the one spelling the tables below use for ``qualified``."""
     for prefix, replacement in _CANONICAL_PREFIXES:

@@ -378,12 +378,31 @@ CASES = {
         dist = strategy.distribute_datasets_from_function(dataset_fn)
         dist2 = strategy.distribute_datasets_from_function(lambda ctx: ds.batch(16))
     """,
-    "one_device_strategy_batches_are_not_split": """
+    "one_device_strategy_batches_are_judged_too": """
         import tensorflow as tf
         strategy = tf.distribute.OneDeviceStrategy("/gpu:0")
-        ds = ds.batch(32)
+        ds = ds.batch(32)  # expect: MG201
         with strategy.scope():
             model = tf.keras.Sequential()
+    """,
+    "notebook_cell_using_tf_without_importing_it": """
+        from project_setup import *
+        strategy = tf.distribute.MirroredStrategy()
+        opt = tf.keras.optimizers.Adam(1e-3)  # expect: MG103
+        backbone = tf.keras.applications.ResNet50(include_top=False)  # expect: MG101
+        with strategy.scope():
+            net = tf.keras.Sequential([backbone, tf.keras.layers.Dense(1)])
+            net.compile(optimizer=opt, loss="mse")
+        ref = tf.keras.models.load_model("ref.keras")  # expect: MG104
+        ref.fit(ds)
+    """,
+    "unreplicated_copy_exported_with_saved_model": """
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            net = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        spare = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        tf.saved_model.save(spare, "exported")
     """,
     "no_strategy_in_play_means_no_findings": """
         import tensorflow as tf

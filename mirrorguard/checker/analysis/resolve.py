@@ -363,13 +363,14 @@ class Resolver:
             elif event.kind == CALL:
                 self._report_call(event, report, exempt_compiles)
 
-        if not (w.strategy_kinds == {"OneDeviceStrategy"} and not w.unknown_strategy):
-            for context in self._strategy_code(roots):
-                for event in context.events:
-                    if event.kind == BATCH and not self._per_replica(event):
-                        verdict, value = self.batch_value(event.value, context, 0, event.seq)
-                        if verdict == "const":
-                            batches.append(UnscaledBatch(event.report_node or event.node, value, event.top))
+        # Even under OneDeviceStrategy: the batch stays unscaled when the code
+        # moves to more replicas (the contract judges every strategy in play).
+        for context in self._strategy_code(roots):
+            for event in context.events:
+                if event.kind == BATCH and not self._per_replica(event):
+                    verdict, value = self.batch_value(event.value, context, 0, event.seq)
+                    if verdict == "const":
+                        batches.append(UnscaledBatch(event.report_node or event.node, value, event.top))
         return Analysis(True, outside, batches, w.strategy_name or "strategy", frozenset(w.imported_calls))
 
     def _strategy_code(self, roots: list[Context]) -> list[Context]:

@@ -197,6 +197,10 @@ class Walker:
                 return tuple(api.canonical(q) for q in self.imports[name])
             if name in self.aliases:
                 return self.aliases[name]
+            if name in api.CONVENTIONAL_NAMES and name not in self.context.params:
+                # Notebook cells and `from setup import *` scripts use tf
+                # without importing it themselves.
+                return (api.CONVENTIONAL_NAMES[name],)
             if self.star_modules:
                 return tuple(api.canonical(m + "." + name) for m in self.star_modules)
             return ()
@@ -724,7 +728,10 @@ def _tests_distribution(test: cst.CSTNode) -> bool:
     return False
 
 
-_CHECKPOINTS = frozenset({"tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager"})
+# Checkpointing or exporting a model neither trains it nor hands it on.
+_CHECKPOINTS = frozenset(
+    {"tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager", "tensorflow.saved_model.save"}
+)
 
 
 def _is_inference_call(node: cst.Call) -> bool:

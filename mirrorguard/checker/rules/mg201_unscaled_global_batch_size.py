@@ -31,8 +31,8 @@ RULE = Rule(
     batch_size=N)`) that is not derived from `num_replicas_in_sync`. Sizes that
     come from arguments or configuration are not judged, nor per-replica
     batches inside a `dataset_fn(input_context)` given to
-    `distribute_datasets_from_function`, nor files whose only strategy is a
-    `OneDeviceStrategy`.
+    `distribute_datasets_from_function`. A `OneDeviceStrategy` counts too:
+    the size stays unscaled when the code moves to more replicas.
 
     ## Why is this bad?
     The batch you give tf.distribute is the *global* batch: it is split across
