@@ -24,7 +24,7 @@ from mirrorguard.checker.findings import Finding
 # test on "strategy" alone lets through scikit-learn's ``strategy="mean"``.)
 _MAY_HAVE_STRATEGY = re.compile(
     r"(?:Mirrored|TPU|CentralStorage|ParameterServer|OneDevice)Strategy"
-    r"|get_strategy\b"
+    r"|get_strategy|strategy_scope"
     r"|(?i:strat\w*)\s*(?:\(\s*\))?\s*\.\s*scope\s*\("
 )
 # Line breaks as the tokenizer (and libcst's positions) count them; str.splitlines
@@ -56,7 +56,7 @@ class Settings:
     def may_have_strategy(self, text: str) -> bool:
         # Plain substring tests first: the regex only runs on text that holds
         # one of the words every alternative of it needs (3x faster overall).
-        if ("Strategy" in text or "get_strategy" in text or "scope" in text) and _MAY_HAVE_STRATEGY.search(text):
+        if ("Strategy" in text or "strategy" in text or "scope" in text) and _MAY_HAVE_STRATEGY.search(text):
             return True
         return any(name in text for name in self.extra_strategy_names)
 

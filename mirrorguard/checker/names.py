@@ -16,6 +16,9 @@ _CANONICAL_PREFIXES: tuple[tuple[str, str], ...] = (
     ("tensorflow.compat.v1.keras", "keras"),
     ("tensorflow.python.keras", "keras"),
     ("tensorflow.keras", "keras"),
+    # TF2's own aliases of Keras's optimizers and metrics: tf.optimizers.Adam.
+    ("tensorflow.optimizers", "keras.optimizers"),
+    ("tensorflow.metrics", "keras.metrics"),
     ("tensorflow.compat.v2", "tensorflow"),
     ("tensorflow.compat.v1", "tensorflow"),
     ("tf_keras", "keras"),
@@ -127,7 +130,11 @@ def builds_model(name: str) -> bool:
         # no variables.
         return name.rpartition(".")[2][:1].isupper()
     if name.startswith(_PRESET_PACKAGES):
-        last = name.rpartition(".")[2]
+        head, _, last = name.rpartition(".")
+        owner = head.rpartition(".")[2] if last == "from_preset" else last
+        # Tokenizers and preprocessors hold no trainable model.
+        if owner.endswith(("Tokenizer", "Preprocessor", "Converter", "Packer")):
+            return False
         return last == "from_preset" or last[:1].isupper()
     return False
 

@@ -548,6 +548,91 @@ CASES = {
         head = keras.Model(base.input, keras.layers.Dense(10)(base.output))  # expect: MG101
         head.fit(ds)
     """,
+    "strategy_chosen_by_expression_or_helper_under_any_name": """
+        import tensorflow as tf
+
+        def get_dist():
+            return tf.distribute.MirroredStrategy()
+
+        gpus = tf.config.list_physical_devices("GPU")
+        dist = tf.distribute.MirroredStrategy() if len(gpus) > 1 else tf.distribute.OneDeviceStrategy("/gpu:0")
+        with dist.scope():
+            model = tf.keras.Sequential()
+            model.compile(optimizer="adam", loss="mse")
+        other = get_dist()
+        with other.scope():
+            second = tf.keras.Sequential()
+            second.compile(optimizer="adam", loss="mse")
+        fallback = tf.distribute.get_strategy() if other is None else other
+        with fallback.scope():
+            third = tf.keras.Sequential()
+    """,
+    "tensorflow_models_bound_strategy_scope": """
+        import tensorflow as tf
+        from official.common import distribute_utils
+        strategy = distribute_utils.get_distribution_strategy(distribution_strategy="mirrored", num_gpus=2)
+        strategy_scope = distribute_utils.get_strategy_scope(strategy)
+        train_ds = ds.batch(128)  # expect: MG201
+        with strategy_scope:
+            model = build_model()
+        optimizer = tf.keras.optimizers.SGD(0.1)  # expect: MG103
+        model.compile(optimizer=optimizer, loss="mse")  # expect: MG102
+    """,
+    "tf2_optimizer_and_metric_aliases": """
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        opt = tf.optimizers.Adam(1e-3)  # expect: MG103
+        auc = tf.metrics.AUC()  # expect: MG103
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer=opt, loss="mse", metrics=[auc])
+    """,
+    "keras_hub_tokenizers_and_preprocessors_are_no_models": """
+        import keras_hub
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        tok = keras_hub.models.BertTokenizer.from_preset("bert_base_en")
+        pre = keras_hub.models.GemmaCausalLMPreprocessor.from_preset("gemma_2b_en")
+        clf = keras_hub.models.BertClassifier.from_preset("bert_base_en", num_classes=2)  # expect: MG101
+        clf.fit(ds)
+    """,
+    "main_is_the_program_and_its_helpers_are_reported_inside": """
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+
+        class Trainer:
+            def setup(self):
+                with strategy.scope():
+                    self.model = tf.keras.Sequential()
+                    self.model.compile(optimizer="adam", loss="mse")
+
+            def finetune(self):
+                self.model.compile(optimizer="sgd", loss="mse")
+
+        def main():
+            trainer = Trainer()
+            trainer.setup()
+            trainer.finetune()  # expect: MG102
+
+        if __name__ == "__main__":
+            main()
+    """,
+    "module_metric_tracked_by_a_custom_train_step": """
+        import tensorflow as tf
+        from tensorflow import keras
+        strategy = tf.distribute.MirroredStrategy()
+        loss_tracker = keras.metrics.Mean(name="loss")  # expect: MG103
+
+        class CustomModel(keras.Model):
+            def train_step(self, data):
+                loss = self.compute_loss(*data)
+                loss_tracker.update_state(loss)
+                return {"loss": loss_tracker.result()}
+
+        with strategy.scope():
+            model = CustomModel(inputs, outputs)
+            model.compile(optimizer="adam")
+    """,
     "noqa_suppresses": """
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()

@@ -29,6 +29,7 @@ class Event:
     per_replica: bool = False
     top: cst.CSTNode | None = None  # the module-level statement it is in
     seq: int = 0  # its place in the walk (bindings are numbered alike)
+    entry: bool = False  # a call that starts the program: main() as a statement
 
 
 @dataclass(eq=False)
@@ -44,6 +45,7 @@ class Context:
     scope_depth: int = 0
     events: list[Event] = field(default_factory=list)
     owns_strategy: bool = False
+    makes_strategy: bool = False  # constructs a tf.distribute strategy itself
     mentions_strategy: bool = False
     per_replica: bool = False
     loads: Counter = field(default_factory=Counter)

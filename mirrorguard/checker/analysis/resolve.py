@@ -33,6 +33,7 @@ class Resolver:
         self._in_progress: set[int] = set()
         self._callees: dict[int, list] = {}
         self._has_scoped_model: bool | None = None
+        self._root_ids: set[int] = set()  # roots are judged on their own, never at their callers
 
     # --- classes and callees -------------------------------------------------
 
@@ -142,7 +143,7 @@ class Resolver:
         key = id(context)
         if key in self._exposed:
             return self._exposed[key]
-        if context.owns_strategy or key in self._in_progress:
+        if context.owns_strategy or key in self._in_progress or key in self._root_ids:
             return frozenset()
         self._in_progress.add(key)
         kinds: set[str] = set()
@@ -190,6 +191,13 @@ class Resolver:
             elif context.owns_strategy:
                 roots.append(context)
             elif not context.call_sites and context.mentions_strategy and not context.is_lambda:
+                roots.append(context)
+            elif self.w.strategy_in_play and not context.is_lambda and (
+                (context.call_sites and all(site.entry for site in context.call_sites))
+                or (not context.call_sites and context.name in self.w.entry_functions)
+            ):
+                # main(): the program itself, judged inside rather than at the
+                # line that starts it.
                 roots.append(context)
         return roots
 
@@ -267,6 +275,8 @@ class Resolver:
                     return True
                 if other_context.name in self.w.replica_fn_names and target in other_context.refs:
                     return True
+                if other_context.class_name in self.model_classes and target in other_context.refs:
+                    return True  # a tracker a model's train_step or metrics use
                 for other in other_context.events:
                     if target not in other.arg_refs:
                         continue
@@ -334,6 +344,8 @@ class Resolver:
         exempt_compiles: set[int] = set()
         inference_names: set[tuple[int, str]] = set()
         roots = self._roots()
+        self._root_ids = {id(root) for root in roots}
+        self._exposed.clear()
         root_events = [e for root in roots for e in root.events if not e.in_scope]
         for event in root_events:
             if event.kind in (BUILD, LOAD) and self.inference_only(event):

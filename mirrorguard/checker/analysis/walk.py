@@ -127,6 +127,11 @@ class Walker:
         self.collectors: list[Event] = []
         self.model_names: set[str] = set()
         self.seq = 0
+        # Calls that start the program (main() as a statement, anything under
+        # ``if __name__ == "__main__":``, absl's app.run(main)).
+        self.main_guard = 0
+        self._statement_calls: set[int] = set()
+        self.entry_functions: set[str] = set()
         self.optimizer_depth = 0
         self.per_replica_depth = 0
 
@@ -178,8 +183,11 @@ class Walker:
     def _visit_if(self, node: cst.If) -> None:
         self._visit(node.test)
         body_scoped = id(node.body) in self._unscoped_branches
+        main_guard = self.context.is_module and _is_main_guard(node.test)
         self.context.scope_depth += body_scoped
+        self.main_guard += main_guard
         self._visit(node.body)
+        self.main_guard -= main_guard
         self.context.scope_depth -= body_scoped
         if node.orelse is not None:
             else_scoped = id(node.orelse) in self._unscoped_branches
@@ -424,6 +432,12 @@ class Walker:
         if self.is_scope(value):
             self.scope_vars.add(target)
         last = target.rsplit(".", 1)[-1]
+        if self._makes_strategy(value):
+            # MirroredStrategy() if len(gpus) > 1 else OneDeviceStrategy(...),
+            # or dist = get_dist() where get_dist constructs one.
+            self.strategy_vars.add(target)
+            self._note_strategy(target)
+            return
         if isinstance(value, cst.Call):
             qualified = self.qualify(value.func)
             kinds = {api.strategy_class(q) for q in qualified} - {None}
@@ -452,6 +466,24 @@ class Walker:
             self.context.owns_strategy = True
             self.unknown_strategy = True
             self._note_strategy(target)
+
+    def _makes_strategy(self, value: cst.CSTNode) -> bool:
+        """A strategy object: constructed, returned by the file's own function,
+        or either branch of ``a if cond else b`` being one."""
+        if isinstance(value, cst.IfExp):
+            return self._makes_strategy(value.body) or self._makes_strategy(value.orelse)
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and not self.qualify(value.func):
+            if any(c.makes_strategy for c in self.functions.get(value.func.value, ())):
+                return True
+        if isinstance(value, cst.Call):
+            return any(api.strategy_class(q) or q in api.GET_STRATEGY for q in self.qualify(value.func))
+        if isinstance(value, cst.Name):
+            return value.value in self.strategy_vars
+        return False
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        if self.context.is_module and isinstance(node.value, cst.Call):
+            self._statement_calls.add(id(node.value))
 
     def visit_Assign(self, node: cst.Assign) -> None:
         if self._assign_pairwise(node):
@@ -529,6 +561,12 @@ class Walker:
         self.seq += 1
         event = Event(kind, node, context, context.scope_depth > 0, top=self.top_statement,
                       seq=self.seq, **kwargs)
+        if kind == CALL and (
+            self.main_guard
+            or (id(node) in self._statement_calls and isinstance(node, cst.Call)
+                and isinstance(node.func, cst.Name) and node.func.value in ("main", "run", "train"))
+        ):
+            event.entry = True
         if kind in (BUILD, LOAD):
             self.model_names.update(kwargs.get("targets", ()))
         context.events.append(event)
@@ -541,10 +579,15 @@ class Walker:
         mark: tuple[int, str, Event | None] | None = None
         if qualified:
             self.imported_calls.update(qualified)
+            if any(q.endswith("app.run") for q in qualified) and node.args:
+                entry = node.args[0].value
+                if isinstance(entry, cst.Name):
+                    self.entry_functions.add(entry.value)
 
         if any(api.strategy_class(q) for q in qualified):
             self.strategy_in_play = True
             self.context.owns_strategy = True
+            self.context.makes_strategy = True
             self.strategy_kinds.update(k for k in map(api.strategy_class, qualified) if k)
         elif any(q in api.GET_STRATEGY for q in qualified):
             self.strategy_in_play = True
@@ -770,4 +813,14 @@ def _rewires_existing_model(node: cst.Call, qualified: tuple[str, ...]) -> bool:
         return isinstance(value, cst.Attribute) and value.attr.value in _GRAPH_ENDS
 
     return all(graph_end(value) for value in values)
+
+
+def _is_main_guard(test: cst.CSTNode) -> bool:
+    """``__name__ == "__main__"`` (either way round)."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return False
+    left, right = test.left, test.comparisons[0].comparator
+    names = {n.value for n in (left, right) if isinstance(n, cst.Name)}
+    strings = {n.evaluated_value for n in (left, right) if isinstance(n, cst.SimpleString)}
+    return names == {"__name__"} and strings == {"__main__"}
 
