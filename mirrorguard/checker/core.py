@@ -97,7 +97,7 @@ def check_source_and_imports(
     if not compiled:
         rejected = sources.cpython_rejects(text, path)
         if rejected is not None:
-            return _unreadable(path, rejected, settings), ()
+            return unreadable_findings(path, rejected, settings), ()
     if not settings.may_have_strategy(text):
         return [], ()
     findings, analysis = _analyse_text(text, path, settings)
@@ -184,7 +184,8 @@ def _positions(module, items) -> dict[int, tuple[int, int]]:
     return result
 
 
-def _unreadable(path: str, why: sources.Unreadable, settings: Settings) -> list[Finding]:
+def unreadable_findings(path: str, why: sources.Unreadable, settings: Settings) -> list[Finding]:
+    """The MG000 finding for ``why``, if MG000 is selected."""
     from mirrorguard.checker.rules import UNREADABLE
 
     if not settings.enabled(UNREADABLE.code):
@@ -195,5 +196,5 @@ def _unreadable(path: str, why: sources.Unreadable, settings: Settings) -> list[
 def check_file(path: str, settings: Settings = DEFAULT_SETTINGS) -> list[Finding]:
     decoded = sources.read_file(path)
     if isinstance(decoded, sources.Unreadable):
-        return _unreadable(path, decoded, settings)
+        return unreadable_findings(path, decoded, settings)
     return check_source(decoded.text, path, settings)

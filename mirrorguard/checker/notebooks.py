@@ -20,9 +20,14 @@ import re
 from dataclasses import dataclass, replace
 
 from mirrorguard.checker import source as sources
-from mirrorguard.checker.core import DEFAULT_SETTINGS, Settings, check_source
+from mirrorguard.checker.core import (
+    DEFAULT_SETTINGS,
+    Imports,
+    Settings,
+    check_source_and_imports,
+    unreadable_findings,
+)
 from mirrorguard.checker.findings import Finding
-from mirrorguard.checker.rules import UNREADABLE
 
 NOTEBOOK_SUFFIX = ".ipynb"
 
@@ -262,22 +267,30 @@ def _rejects(text: str) -> sources.Unreadable | None:
 
 def check_notebook_source(data: bytes, path: str, settings: Settings = DEFAULT_SETTINGS) -> list[Finding]:
     """Findings for a notebook's bytes; lines count within each finding's ``cell``."""
+    return check_notebook_source_and_imports(data, path, settings)[0]
+
+
+def check_notebook_source_and_imports(
+    data: bytes, path: str, settings: Settings = DEFAULT_SETTINGS
+) -> tuple[list[Finding], Imports]:
+    """Findings, and the imported helpers the notebook calls (see core.check_source_and_imports)."""
     try:
         cells = code_cells(data)
     except BrokenNotebook as exc:
-        return _unreadable(path, sources.Unreadable(str(exc)), settings)
+        return unreadable_findings(path, sources.Unreadable(str(exc)), settings), ()
     if cells is None:
-        return []
+        return [], ()
     text, placed, rejected = join_cells(cells)
     findings = []
     for cell, why in rejected:
-        findings.extend(replace(f, cell=cell.number) for f in _unreadable(path, why, settings))
-    for finding in check_source(text, path, settings, compiled=True):
+        findings.extend(replace(f, cell=cell.number) for f in unreadable_findings(path, why, settings))
+    found, imports = check_source_and_imports(text, path, settings, compiled=True)
+    for finding in found:
         cell = _cell_of(placed, finding.line)
         line = finding.line - cell.first_line + 1
         column = finding.column + cell.shifts.get(line - 1, 0)
         findings.append(replace(finding, line=line, column=column, cell=cell.number))
-    return sorted(findings, key=lambda f: (f.cell or 0, f.line, f.column, f.code))
+    return sorted(findings, key=lambda f: (f.cell or 0, f.line, f.column, f.code)), imports
 
 
 def _cell_of(placed: list[Cell], line: int) -> Cell:
@@ -287,25 +300,10 @@ def _cell_of(placed: list[Cell], line: int) -> Cell:
     return placed[0]
 
 
-def _unreadable(path: str, why: sources.Unreadable, settings: Settings) -> list[Finding]:
-    if not settings.enabled(UNREADABLE.code):
-        return []
-    return [Finding(path, why.line, why.column, UNREADABLE.code, UNREADABLE.name, why.reason)]
-
-
 def check_notebook(path: str, settings: Settings = DEFAULT_SETTINGS) -> list[Finding]:
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as exc:
-        return _unreadable(path, sources.Unreadable(f"cannot read: {exc.strerror or exc}"), settings)
+        return unreadable_findings(path, sources.Unreadable(f"cannot read: {exc.strerror or exc}"), settings)
     return check_notebook_source(data, path, settings)
-
-
-def notebook_text(data: bytes) -> str | None:
-    """The joined Python of a notebook (for import scanning); None if unreadable."""
-    try:
-        cells = code_cells(data)
-    except BrokenNotebook:
-        return None
-    return None if cells is None else join_cells(cells)[0]

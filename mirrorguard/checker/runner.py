@@ -4,7 +4,7 @@ The data flow of one run, top to bottom:
 
 1. every file is checked on its own (:func:`check_path`), in worker processes
    when there are enough files; a file that may have a strategy in play also
-   reports the modules it imports (a cheap ``ast`` walk, no second libcst parse);
+   reports the modules it calls into (recorded by the analysis walk itself);
 2. those imports are resolved to files of the checked tree (:func:`resolve_module`);
 3. each such module is parsed once and summarised (``analysis.summarise``: what
    its functions and model classes do outside a scope of their own);
@@ -28,11 +28,10 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Sequence
 
 from mirrorguard.checker import source as sources
-from mirrorguard.checker.core import Settings, check_source_and_imports
+from mirrorguard.checker.core import Settings, check_source_and_imports, unreadable_findings
 from mirrorguard.checker.files import SKIPPED_DIRS
 from mirrorguard.checker.findings import Finding
-from mirrorguard.checker.notebooks import NOTEBOOK_SUFFIX, check_notebook_source, notebook_text
-from mirrorguard.checker.rules import UNREADABLE
+from mirrorguard.checker.notebooks import NOTEBOOK_SUFFIX, check_notebook_source_and_imports
 
 # Below this many files a pool costs more than it saves.
 MIN_FILES_FOR_POOL = 8
@@ -64,7 +63,7 @@ def check_path(path: str, settings: Settings, want_imports: bool = False) -> Fil
             return _check_notebook(path, settings, want_imports)
         decoded = sources.read_file(path)
         if isinstance(decoded, sources.Unreadable):
-            return FileResult(path, _unreadable(path, decoded, settings))
+            return FileResult(path, unreadable_findings(path, decoded, settings))
         findings, imports = check_source_and_imports(decoded.text, path, settings)
         return FileResult(path, findings, imports if want_imports else ())
     except Exception as exc:  # a bug in the checker must not end the run
@@ -77,84 +76,9 @@ def _check_notebook(path: str, settings: Settings, want_imports: bool) -> FileRe
             data = handle.read()
     except OSError as exc:
         why = sources.Unreadable(f"cannot read: {exc.strerror or exc}")
-        return FileResult(path, _unreadable(path, why, settings))
-    findings = check_notebook_source(data, path, settings)
-    imports: tuple = ()
-    if want_imports:
-        text = notebook_text(data)
-        if text is not None and settings.may_have_strategy(text):
-            imports = imported_names(text, settings.extra_strategy_names)
-    return FileResult(path, findings, imports)
-
-
-def _rejected(findings: list[Finding]) -> bool:
-    return any(f.code == UNREADABLE.code and f.cell is None for f in findings)
-
-
-def _unreadable(path: str, why: sources.Unreadable, settings: Settings) -> list[Finding]:
-    if not settings.enabled(UNREADABLE.code):
-        return []
-    return [Finding(path, why.line, why.column, UNREADABLE.code, UNREADABLE.name, why.reason)]
-
-
-def imported_names(text: str, extra_strategy_names: Iterable[str] = ()) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """Modules whose helpers this file may call, with the names it may call from each.
-
-    Modules are spelled as ``analysis.imported_modules`` spells them:
-    ``import trainer.models as m; m.build()`` -> (trainer.models, (build,));
-    ``from models import build; build()`` -> (models, (build,));
-    ``from .nets import make`` -> .nets; ``from . import nets`` -> .nets. Only for a file that puts a strategy in play (constructs one, calls
-    ``get_strategy()`` or some ``.scope()``), and only imports whose name the
-    file calls (``build(...)``, ``m.build(...)``): that keeps cross-file
-    analysis to the few files and modules where it can change a finding.
-    """
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return ()
-    direct: set[str] = set()  # names called as such: build(...)
-    attributes: dict[str, set[str]] = {}  # m.build(...), a.b.build(...): m -> {build}, a -> {b, build}
-    in_play = False
-    extra = set(extra_strategy_names)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            func, chain = node.func, []
-            while isinstance(func, ast.Attribute):
-                chain.append(func.attr)
-                func = func.value
-            if isinstance(func, ast.Name):
-                if chain:
-                    attributes.setdefault(func.id, set()).update(chain)
-                else:
-                    direct.add(func.id)
-            last = chain[0] if chain else (func.id if isinstance(func, ast.Name) else None)
-            if last is not None and ("Strategy" in last or last in ("get_strategy", "scope") or last in extra):
-                in_play = True
-    if not in_play:
-        return ()
-    found: dict[str, set[str]] = {}
-
-    def want(module: str, names: Iterable[str]) -> None:
-        found.setdefault(module, set()).update(names)
-
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                bound = alias.asname or alias.name.split(".")[0]
-                if bound in attributes:
-                    want(alias.name, attributes[bound])
-        elif isinstance(node, ast.ImportFrom):
-            base = "." * node.level + (node.module or "")
-            for alias in node.names:
-                if alias.name == "*":
-                    want(base, direct)
-                    continue
-                bound = alias.asname or alias.name
-                if bound in direct:  # build(...): a function of ``base``
-                    want(base, [alias.name])
-                if bound in attributes:  # nets.build(...): ``name`` is a submodule
-                    want(base + alias.name if base.endswith(".") else f"{base}.{alias.name}", attributes[bound])
-    return tuple((module, tuple(sorted(names))) for module, names in sorted(found.items()))
+        return FileResult(path, unreadable_findings(path, why, settings))
+    findings, imports = check_notebook_source_and_imports(data, path, settings)
+    return FileResult(path, findings, imports if want_imports else ())
 
 
 # -- cross-file -------------------------------------------------------------
