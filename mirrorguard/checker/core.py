@@ -147,16 +147,17 @@ def _analyse_text(text: str, path: str, settings: Settings):
     lines = _LINE_BREAK.split(text)
     findings = []
     for rule, item, message in raw:
-        line, column = positions[id(item.node)]
+        line, column, end_line, end_column = positions[id(item.node)]
         if settings.respect_noqa and line <= len(lines):
             if sources.suppressed(rule.code, sources.noqa_codes(lines[line - 1])):
                 continue
-        findings.append(Finding(path, line, column + 1, rule.code, rule.name, message))
+        findings.append(Finding(path, line, column + 1, rule.code, rule.name, message,
+                                end_line=end_line, end_column=end_column + 1))
     return sorted(set(findings)), analysis
 
 
-def _positions(module, items) -> dict[int, tuple[int, int]]:
-    """(line, 0-based column) of each item's node.
+def _positions(module, items) -> dict[int, tuple[int, int, int, int]]:
+    """(line, 0-based column, end line, 0-based end column) of each item's node.
 
     libcst's PositionProvider over a whole module costs several times the
     parse, so it runs only on the module-level statements that hold findings;
@@ -169,15 +170,16 @@ def _positions(module, items) -> dict[int, tuple[int, int]]:
     for item in items:
         wanted.setdefault(id(item.top), []).append(item)
     first_line = 1 + len(module.header)
-    result: dict[int, tuple[int, int]] = {}
+    result: dict[int, tuple[int, int, int, int]] = {}
     for statement in module.body:
         group = wanted.pop(id(statement), None)
         if group is not None:
             alone = module.with_changes(body=[statement], header=[], footer=[])
             spans = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
             for item in group:
-                start = spans[item.node].start
-                result[id(item.node)] = (first_line + start.line - 1, start.column)
+                span = spans[item.node]
+                result[id(item.node)] = (first_line + span.start.line - 1, span.start.column,
+                                         first_line + span.end.line - 1, span.end.column)
         if not wanted:
             break
         first_line += len(_LINE_BREAK.findall(module.code_for_node(statement)))

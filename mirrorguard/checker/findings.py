@@ -21,6 +21,10 @@ class Finding:
     message: str = field(compare=False)
     # Notebooks: the 1-based code-cell number; ``line`` then counts within the cell.
     cell: int | None = field(default=None, compare=False)
+    # Where the flagged code ends (1-based line, 1-based column one past its last
+    # character), when known: SARIF regions and editors underline the whole span.
+    end_line: int | None = field(default=None, compare=False)
+    end_column: int | None = field(default=None, compare=False)
 
     def as_dict(self) -> dict:
         data = {
@@ -31,6 +35,9 @@ class Finding:
             "name": self.name,
             "message": self.message,
         }
+        if self.end_line is not None:
+            data["end_line"] = self.end_line
+            data["end_column"] = self.end_column
         if self.cell is not None:
             data["cell"] = self.cell
         return data

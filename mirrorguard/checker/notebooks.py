@@ -289,7 +289,12 @@ def check_notebook_source_and_imports(
         cell = _cell_of(placed, finding.line)
         line = finding.line - cell.first_line + 1
         column = finding.column + cell.shifts.get(line - 1, 0)
-        findings.append(replace(finding, line=line, column=column, cell=cell.number))
+        end_line = end_column = None
+        if finding.end_line is not None and finding.end_column is not None:
+            end_line = finding.end_line - cell.first_line + 1
+            end_column = finding.end_column + cell.shifts.get(end_line - 1, 0)
+        findings.append(replace(finding, line=line, column=column, cell=cell.number,
+                                end_line=end_line, end_column=end_column))
     return sorted(findings, key=lambda f: (f.cell or 0, f.line, f.column, f.code)), imports
 
 

@@ -24,5 +24,5 @@ def test_statement_positions_match_the_whole_module_provider(path):
     ours = _positions(module, items)
     reference = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     for item in items:
-        start = reference[item.node].start
-        assert ours[id(item.node)] == (start.line, start.column)
+        span = reference[item.node]
+        assert ours[id(item.node)] == (span.start.line, span.start.column, span.end.line, span.end.column)

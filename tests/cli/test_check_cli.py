@@ -160,7 +160,7 @@ def test_json_has_cell_for_notebooks_only(capsys):
     records = json.loads(out)
     assert code == 1 and err.startswith("Found ")  # the summary stays off stdout
     assert {tuple(sorted(r)) for r in records if r["path"].endswith(".py")} == {
-        ("code", "column", "line", "message", "name", "path")}
+        ("code", "column", "end_column", "end_line", "line", "message", "name", "path")}
     nb = [r for r in records if r["path"].endswith("nb3_save_and_load_outside.ipynb")]
     assert [(r["cell"], r["line"], r["column"], r["code"]) for r in nb] == [
         (4, 1, 9, "MG101"), (4, 1, 9, "MG102"), (6, 1, 24, "MG104")]
