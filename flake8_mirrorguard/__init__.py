@@ -37,9 +37,10 @@ class Plugin:
 
     settings = Settings(respect_noqa=False)
 
-    # flake8 chooses the plugin type from these parameter names: ``tree`` must
-    # be there even though the checker reads the text, not the ast.
+    # flake8 chooses the plugin type from these parameter names. The checker
+    # analyses flake8's own ``tree``: nothing is parsed twice.
     def __init__(self, tree: ast.AST, lines: list[str], filename: str) -> None:
+        self.tree = tree
         self.lines = lines
         self.filename = filename
 
@@ -76,5 +77,6 @@ class Plugin:
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         text = "".join(self.lines)
-        for finding in check_source(text, self.filename, self.settings, compiled=True):
+        tree = self.tree if isinstance(self.tree, ast.Module) else None
+        for finding in check_source(text, self.filename, self.settings, compiled=True, tree=tree):
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)

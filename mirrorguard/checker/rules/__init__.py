@@ -1,4 +1,7 @@
-"""Every rule, in code order. One module per rule, its docs and cases beside it."""
+"""Every rule, in code order. One module per rule, its docs and cases beside it.
+
+Adding a rule is one module and one line here (see docs/adding-a-rule.md).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from mirrorguard.checker.rules import (
     mg104_model_loaded_outside_strategy_scope,
     mg201_unscaled_global_batch_size,
 )
-from mirrorguard.checker.rules.base import Case, Rule, Unit
+from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
 
 ALL_RULES: tuple[Rule, ...] = (
     mg000_unreadable_file.RULE,
@@ -21,6 +24,8 @@ ALL_RULES: tuple[Rule, ...] = (
     mg201_unscaled_global_batch_size.RULE,
 )
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
+# The effects the semantic model follows through helpers, in code order.
+EFFECTS = tuple(rule.effect for rule in ALL_RULES if rule.effect is not None)
 UNREADABLE = mg000_unreadable_file.RULE
 
-__all__ = ["ALL_RULES", "RULES_BY_CODE", "UNREADABLE", "Case", "Rule", "Unit"]
+__all__ = ["ALL_RULES", "EFFECTS", "RULES_BY_CODE", "UNREADABLE", "Case", "Context", "FixHook", "Report", "Rule"]

@@ -2,19 +2,63 @@
 
 from __future__ import annotations
 
+import ast
 from typing import Iterator
 
-from mirrorguard.checker.rules.base import Case, Rule, Unit
+from mirrorguard.checker import names as api
+from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
+from mirrorguard.checker.semantic import CallSite, SemanticModel
+from mirrorguard.checker.semantic.values import Kind, value_of
+
+# Calls followed by one of these on the same chain batch for speed, not for
+# the global batch: ds.batch(1024).map(vectorize).unbatch().
+_UNBATCHING = frozenset({"unbatch", "rebatch"})
 
 
-def check(unit: Unit) -> Iterator[tuple]:
-    strategy = unit.analysis.strategy_name
-    for item in unit.analysis.unscaled_batches:
-        size = f"`{item.value}`" if item.value is not None else f"`{unit.code(item.node)}`"
-        yield item, (
-            f"global batch size {size} is not scaled by `{strategy}.num_replicas_in_sync`; "
-            f"use a per-replica size times `{strategy}.num_replicas_in_sync`"
-        )
+def batch_size_argument(site: CallSite) -> tuple[ast.AST, ast.expr] | None:
+    """(node to report, batch-size expression) when the call sets a global batch size."""
+    method = site.method
+    if any(q in api.DATASET_FROM_DIRECTORY for q in site.qualified):
+        keyword = site.keyword("batch_size")
+        return (keyword, keyword.value) if keyword is not None else None
+    if method is None or site.qualified:
+        return None
+    if method in api.BATCH_METHODS:
+        if _UNBATCHING.intersection(site.chained):
+            return None
+        positional = site.positional()
+        if site.node.args and not isinstance(site.node.args[0], ast.Starred):
+            return positional[0], positional[0]
+        keyword = site.keyword("batch_size")
+        return (keyword, keyword.value) if keyword is not None else None
+    if method in api.BATCH_SIZE_POSITION:
+        keyword = site.keyword("batch_size")
+        if keyword is not None:
+            return keyword, keyword.value
+        positional = site.positional()
+        index = api.BATCH_SIZE_POSITION[method]
+        if len(positional) > index:
+            return positional[index], positional[index]
+    return None
+
+
+def check(context: Context) -> Iterator[Report]:
+    model: SemanticModel = context.model
+    strategy = model.strategy_name
+    # Even under OneDeviceStrategy: the batch stays unscaled when the code
+    # moves to more replicas (the contract judges every strategy in play).
+    for unit in model.strategy_code():
+        for site in unit.calls:
+            found = batch_size_argument(site)
+            if found is None or model.runs_per_replica(site):
+                continue
+            report, expression = found
+            value = value_of(expression, unit, model.module, order=site.order)
+            if value.kind is not Kind.CONSTANT:
+                continue
+            size = f"`{value.number}`" if value.number is not None else f"`{context.code(report)}`"
+            yield Report(report, f"global batch size {size} is not scaled by `{strategy}.num_replicas_in_sync`; "
+                                 f"use a per-replica size times `{strategy}.num_replicas_in_sync`")
 
 
 RULE = Rule(
@@ -23,6 +67,7 @@ RULE = Rule(
     summary="Global batch size not derived from `strategy.num_replicas_in_sync`",
     fix="unsafe",
     check=check,
+    fix_hook=FixHook.SCALE_BY_REPLICAS,
     docs="""
     ## What it does
     In a file with a strategy in play, flags a literal or constant global batch
