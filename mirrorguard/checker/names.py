@@ -139,6 +139,29 @@ def builds_model(name: str) -> bool:
     return False
 
 
+# Layers that own no variables (measured in FACTS.md: a Sequential of these
+# made outside the scope and used inside trains on both Keras flavours).
+# Normalization, TextVectorization and other adapt()-ed layers hold state: not here.
+WEIGHTLESS_LAYERS = frozenset(
+    {
+        "RandomFlip", "RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
+        "RandomBrightness", "RandomCrop", "RandomHeight", "RandomWidth", "RandomGrayscale",
+        "RandomHue", "RandomSaturation", "RandomSharpness", "RandomShear", "RandomColorJitter",
+        "RandomErasing", "RandomGaussianBlur", "RandomInvert", "RandomPerspective",
+        "RandomPosterization", "RandomColorDegeneration", "RandomElasticTransform", "Solarization",
+        "AutoContrast", "Equalization", "MixUp", "CutMix", "AugMix", "RandAugment",
+        "Rescaling", "Resizing", "CenterCrop", "GaussianNoise", "GaussianDropout", "Dropout",
+        "Flatten", "Reshape", "Permute", "Activation", "InputLayer",
+    }
+)
+
+
+def weightless_layer(name: str) -> bool:
+    """``keras.layers.RandomFlip`` (or its ``experimental.preprocessing`` spelling)."""
+    head, _, last = name.rpartition(".")
+    return last in WEIGHTLESS_LAYERS and head.startswith("keras.layers")
+
+
 LOADERS = frozenset(
     {
         "keras.models.load_model",

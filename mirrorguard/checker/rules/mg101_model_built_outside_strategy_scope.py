@@ -16,7 +16,7 @@ def builds_model(site: CallSite, model: SemanticModel) -> bool:
     """Does the call construct a Keras model with fresh variables?"""
     qualified = site.qualified
     if any(api.builds_model(q) for q in qualified):
-        return not _rewires_existing_model(site)
+        return not _rewires_existing_model(site) and not _only_weightless_layers(site, model)
     factories = model.extra_model_factories
     if factories and (last_identifier(site.node.func) in factories or any(q in factories for q in qualified)):
         return True
@@ -30,6 +30,20 @@ def builds_model(site: CallSite, model: SemanticModel) -> bool:
         return True
     called = model.class_method_called(site)
     return called is not None and called[0] in model.model_classes and called[1] == "from_preset"
+
+
+def _only_weightless_layers(site: CallSite, model: SemanticModel) -> bool:
+    """``Sequential([RandomFlip(...), RandomRotation(...), Rescaling(...)])``: an
+    augmentation pipeline with no variables, which may live outside the scope."""
+    if not any(q.endswith("Sequential") for q in site.qualified):
+        return False
+    layers = site.node.args[0] if site.node.args else getattr(site.keyword("layers"), "value", None)
+    if not isinstance(layers, (ast.List, ast.Tuple)) or not layers.elts:
+        return False
+    return all(
+        isinstance(layer, ast.Call) and any(api.weightless_layer(q) for q in model.qualify(layer.func))
+        for layer in layers.elts
+    )
 
 
 def _rewires_existing_model(site: CallSite) -> bool:

@@ -36,7 +36,7 @@ def used_with_strategy(site: CallSite, model: SemanticModel) -> bool:
     compiled, used in a scope or a replica step, assigned to ``model.optimizer``,
     wrapped or aliased into something that is, or handed to the file's own
     function that compiles with it or enters a scope?"""
-    return _used(site.unit, site.targets, model, set())
+    return _used(site.binding_unit, site.targets, model, set())
 
 
 def _used(unit: Unit, targets, model: SemanticModel, seen: set) -> bool:
@@ -65,12 +65,22 @@ def _used(unit: Unit, targets, model: SemanticModel, seen: set) -> bool:
                         return True
                 elif other.callee is not None and not model.effects_of(other) and _callee_trains(other, model):
                     return True
+            # def make_model(metrics=METRICS): the default hands it to the function.
+            for function in model.units:
+                if function.parent is other_unit:
+                    for param, default in function.defaults.items():
+                        if _reads(default, target) and _used(function, (param,), model, seen):
+                            return True
             # optimizer = base_optimizer
             for alias, bindings in other_unit.bindings.items():
                 if any(isinstance(b.value, ast.Name) and b.value.id == target for b in bindings):
                     if _used(other_unit, (alias,), model, seen):
                         return True
     return False
+
+
+def _reads(node: ast.AST, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
 
 
 def _callee_trains(site: CallSite, model: SemanticModel) -> bool:

@@ -135,6 +135,8 @@ class Builder:
         self.instances: dict[str, str] = {}  # trainer = Trainer(...): name -> class of this file
         self.strategy_vars: set[str] = set()
         self.scope_vars: set[str] = set()
+        self.scope_functions: set[str] = set()  # the file's functions that return a scope
+        self.partials: dict[str, str] = {}  # factory = functools.partial(build_model, ...)
         self.strategy_in_play = False
         self.strategy_name = ""
         self.replica_fn_names: set[str] = set()  # functions given to strategy.run
@@ -145,6 +147,7 @@ class Builder:
         self.statement: ast.stmt | None = None
         self._scope_depth: dict[int, int] = {}  # id(unit) -> strategy scopes open around the walk
         self._targets_of: dict[int, tuple[str, ...]] = {}
+        self._bound_in: dict[int, Unit] = {}
         self._chained: dict[int, list[str]] = {}
         self._open_calls: list[CallSite] = []
         self._per_replica_depth = 0
@@ -167,6 +170,7 @@ class Builder:
             ast.AsyncFor: self._for,
             ast.NamedExpr: self._walrus,
             ast.Expr: self._expression_statement,
+            ast.Return: self._return,
             ast.Name: self._name,
             ast.Attribute: self._attribute,
             ast.Call: self._call,
@@ -256,6 +260,8 @@ class Builder:
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr == "scope":
                 return self.is_strategy(func.value)
+            if isinstance(func, ast.Name) and func.id in self.scope_functions:
+                return True  # the file's own helper that returns strategy.scope()
             last = last_identifier(func)
             return last is not None and api.says_strategy_scope(last)
         if isinstance(node, (ast.Name, ast.Attribute)):
@@ -307,14 +313,14 @@ class Builder:
         return outer
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        # Decorators, defaults and annotations run where the function is defined.
-        self.visit_all(node.decorator_list)
-        self.visit_all(node.args.defaults)
-        self.visit_all(node.args.kw_defaults)
         parent = self.unit
         enclosing_class = self.classes[-1] if self.classes else None
         # A function nested in a method still sees that method's ``self``.
         unit = Unit(node.name, UnitKind.FUNCTION, parent, node, class_name=enclosing_class or parent.class_name)
+        # Decorators and defaults run where the function is defined; a default's
+        # value is bound to its parameter in the function.
+        self.visit_all(node.decorator_list)
+        self._defaults(node.args, unit)
         for param in self._parameters(node.args):
             unit.params.add(param.arg)
             if api.says_strategy(param.arg) or param.arg in self.extra_strategy_names:
@@ -336,10 +342,20 @@ class Builder:
         self.unit = outer
         self.classes = saved_classes
 
+    def _defaults(self, arguments: ast.arguments, unit: Unit) -> None:
+        positional = [*arguments.posonlyargs, *arguments.args]
+        pairs = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults))
+        pairs += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None]
+        for param, default in pairs:
+            unit.defaults[param.arg] = default
+            if isinstance(default, ast.Call):
+                self._targets_of[id(default)] = (param.arg,)
+                self._bound_in[id(default)] = unit
+            self.visit(default)
+
     def _lambda(self, node: ast.Lambda) -> None:
-        self.visit_all(node.args.defaults)
-        self.visit_all(node.args.kw_defaults)
         unit = Unit("<lambda>", UnitKind.LAMBDA, self.unit, node, class_name=self.unit.class_name)
+        self._defaults(node.args, unit)
         for param in self._parameters(node.args):
             unit.params.add(param.arg)
             if param.arg in PER_REPLICA_PARAMS:
@@ -376,10 +392,12 @@ class Builder:
             if item.optional_vars is not None:
                 for name in target_names(item.optional_vars):
                     self._bind(name, BindingKind.WITH)
+        # A scope entered inside the block (ExitStack.enter_context) ends with it.
+        before = self._scope_depth.get(id(self.unit), 0)
         self._enter_scope(scoped)
         for statement in node.body:
             self.visit(statement)
-        self._enter_scope(-scoped)
+        self._scope_depth[id(self.unit)] = before
 
     def _if(self, node: ast.If) -> None:
         # ``if strategy: with strategy.scope(): ... else: ...``: the other branch
@@ -511,6 +529,8 @@ class Builder:
                 return
             if isinstance(value.func, ast.Name) and not qualified:
                 self.instances[target] = value.func.id
+            if "functools.partial" in qualified and value.args and isinstance(value.args[0], ast.Name):
+                self.partials[target] = value.args[0].id
         if api.says_strategy(last) or target in self.extra_strategy_names:
             if isinstance(value, ast.Constant) and value.value is None:
                 return
@@ -531,6 +551,12 @@ class Builder:
         if isinstance(value, ast.Name):
             return value.id in self.strategy_vars
         return False
+
+    def _return(self, node: ast.Return) -> None:
+        if node.value is not None:
+            if self.unit.kind is UnitKind.FUNCTION and self.is_scope(node.value):
+                self.scope_functions.add(self.unit.name)
+            self.visit(node.value)
 
     def _expression_statement(self, node: ast.Expr) -> None:
         if self.unit.is_module and isinstance(node.value, ast.Call):
@@ -579,16 +605,13 @@ class Builder:
             inside_call=self._open_calls[-1] if self._open_calls else None,
             chained=tuple(self._chained.pop(id(node), ())),
             per_replica=self._per_replica_depth > 0,
+            bound_in=self._bound_in.get(id(node)),
         )
         self.unit.calls.append(site)
         if qualified:
             self.imported_calls.update(qualified)
         self._learn_from_call(site, func, qualified)
-        if site.callee is not None and (
-            self._main_guard
-            or (id(node) in self._statement_calls and isinstance(func, ast.Name) and func.id in _ENTRY_NAMES)
-        ):
-            site.entry = True
+        site.entry = site.callee is not None and not site.in_scope and self._starts_program(site)
         if isinstance(func, ast.Attribute):
             # ds.batch(8).map(f).unbatch(): tell the inner calls what follows them.
             inner = func.value
@@ -603,6 +626,19 @@ class Builder:
         self.visit_all(k.value for k in node.keywords)
         self._open_calls.pop()
         self._per_replica_depth -= per_replica
+
+    def _starts_program(self, site: CallSite) -> bool:
+        """``main()`` as a statement of the module, anything called as a
+        statement under ``if __name__ == "__main__":`` or as ``sys.exit(main())``
+        there: the program itself, judged inside. Calls whose result is kept
+        (``model = build_model()``) are judged where they are, guard or not."""
+        if id(site.node) in self._statement_calls:
+            func = site.node.func
+            return bool(self._main_guard) or (isinstance(func, ast.Name) and func.id in _ENTRY_NAMES)
+        outer = site.inside_call
+        return bool(self._main_guard) and outer is not None and any(
+            q in ("sys.exit", "exit", "quit") for q in (outer.qualified or (last_identifier(outer.node.func),))
+        )
 
     def _learn_from_call(self, site: CallSite, func: ast.expr, qualified: tuple[str, ...]) -> None:
         node = site.node
@@ -639,7 +675,7 @@ class Builder:
         elif isinstance(func, ast.Name) and not qualified:
             if _is_inference_call(node):
                 unit.inference_uses[func.id] += 1
-            site.callee = LocalFunction(func.id)
+            site.callee = LocalFunction(self.partials.get(func.id, func.id))
 
     def _method_call(self, site: CallSite, func: ast.Attribute, qualified: tuple[str, ...]) -> None:
         attr = func.attr
@@ -648,6 +684,11 @@ class Builder:
             self.unit.inference_uses[site.receiver] += 1
         if qualified:
             return  # a module function such as re.compile or tf.function
+        if attr == "enter_context" and site.node.args and self.is_scope(site.node.args[0]):
+            # stack.enter_context(strategy.scope()): in scope until the stack's block ends.
+            self._enter_scope()
+            self.unit.owns_strategy = True
+            return
         if attr == "scope" and self.is_strategy(receiver):
             self.strategy_in_play = True
             self._note_strategy(dotted(receiver) or "")

@@ -353,6 +353,8 @@ class SemanticModel:
                         codes = self._target_codes(target)
                         if isinstance(target, ImportedHelper):
                             via = target.qualified.rsplit(".", 1)[-1]
+                        elif target.name == "__init__" and target.class_name:
+                            via = target.class_name  # Trainer(): the class, not its __init__
                         else:
                             via = target.name
                         exposures += [(code, via, codes) for code in sorted(codes)]
@@ -402,11 +404,11 @@ class SemanticModel:
         if not self.has_scoped_model:
             return False
         for target in targets:
-            total, inference = self._uses(site.unit, target)
+            total, inference = self._uses(site.binding_unit, target)
             if total <= 0 or inference < total:
                 return False
             # Used inside a scope (compiled there, say): meant for the strategy.
-            if any(target in u.in_scope_refs for u in self.units_seeing(site.unit, target)):
+            if any(target in u.in_scope_refs for u in self.units_seeing(site.binding_unit, target)):
                 return False
         return True
 
@@ -419,7 +421,7 @@ class SemanticModel:
             for root in self.roots:
                 for site in root.calls:
                     if not site.in_scope and self.effects_of(site) & model_codes and self.kept_unreplicated(site):
-                        found.update((id(site.unit), t) for t in site.targets)
+                        found.update((id(site.binding_unit), t) for t in site.targets)
             self._unreplicated = found
         return self._unreplicated
 

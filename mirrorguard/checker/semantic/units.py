@@ -91,6 +91,13 @@ class CallSite:
     chained: tuple[str, ...] = ()  # methods called on its result: ds.batch(8).unbatch()
     entry: bool = False  # starts the program: main() as a statement, under __main__
     per_replica: bool = False  # inside a function run once per input pipeline
+    # Where ``targets`` are bound, when not in ``unit``: a default argument's
+    # value is made where the function is defined and bound in the function.
+    bound_in: Unit | None = None
+
+    @property
+    def binding_unit(self) -> Unit:
+        return self.bound_in or self.unit
 
     @property
     def method(self) -> str | None:
@@ -127,6 +134,7 @@ class Unit:
     node: ast.AST
     class_name: str | None = None  # the class whose method this is (or nests in)
     params: set[str] = field(default_factory=set)
+    defaults: dict[str, ast.expr] = field(default_factory=dict)  # parameter -> default value
     calls: list[CallSite] = field(default_factory=list)
     bindings: dict[str, list[Binding]] = field(default_factory=dict)
     # Name reads and writes, counted: how much a bound model is used.
