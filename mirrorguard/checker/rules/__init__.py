@@ -11,7 +11,11 @@ from mirrorguard.checker.rules import (
     mg102_compile_outside_strategy_scope,
     mg103_optimizer_or_metric_outside_strategy_scope,
     mg104_model_loaded_outside_strategy_scope,
+    mg105_variable_created_outside_strategy_scope,
+    mg106_tuner_without_distribution_strategy,
     mg201_unscaled_global_batch_size,
+    mg202_batch_size_per_replica_mismatch,
+    mg301_loss_averaged_per_replica,
 )
 from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
 
@@ -21,7 +25,11 @@ ALL_RULES: tuple[Rule, ...] = (
     mg102_compile_outside_strategy_scope.RULE,
     mg103_optimizer_or_metric_outside_strategy_scope.RULE,
     mg104_model_loaded_outside_strategy_scope.RULE,
+    mg105_variable_created_outside_strategy_scope.RULE,
+    mg106_tuner_without_distribution_strategy.RULE,
     mg201_unscaled_global_batch_size.RULE,
+    mg202_batch_size_per_replica_mismatch.RULE,
+    mg301_loss_averaged_per_replica.RULE,
 )
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
 # The effects the semantic model follows through helpers, in code order.

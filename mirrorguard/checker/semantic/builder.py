@@ -576,6 +576,7 @@ class Builder:
     def _name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, ast.Load):
             self.unit.loads[node.id] += 1
+            self.unit.reads.append((node.id, self.order))
             self._reference(node.id)
 
     def _attribute(self, node: ast.Attribute) -> None:
@@ -602,6 +603,7 @@ class Builder:
             statement=self.statement,
             targets=self._targets_of.get(id(node), ()),
             receiver=ref_key(func.value) if isinstance(func, ast.Attribute) else None,
+            chain_root=_chain_root(func),
             inside_call=self._open_calls[-1] if self._open_calls else None,
             chained=tuple(self._chained.pop(id(node), ())),
             per_replica=self._per_replica_depth > 0,
@@ -710,6 +712,21 @@ class Builder:
             site.callee = SelfMethod(self.unit.class_name or "", attr)
         elif isinstance(receiver, ast.Name):
             site.callee = AttributeCall(receiver.id, attr)
+
+
+def _chain_root(func: ast.expr) -> str | None:
+    """``ds`` for ``ds.shuffle(100).batch``: the name a chain of method calls starts from."""
+    if not isinstance(func, ast.Attribute):
+        return None
+    node = func.value
+    while True:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            node = node.func.value
+        elif isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.value, ast.Name):
+            node = node.value
+        else:
+            break
+    return ref_key(node)
 
 
 def _is_inference_call(node: ast.Call) -> bool:

@@ -86,6 +86,7 @@ class CallSite:
     targets: tuple[str, ...] = ()  # names the result is bound to: model = Sequential(...)
     callee: Callee | None = None  # the file's own code it may run
     receiver: str | None = None  # ``x`` or ``self.x`` in ``x.method(...)``
+    chain_root: str | None = None  # ``ds`` in ``ds.shuffle(100).batch(64)``
     arg_refs: set[str] = field(default_factory=set)  # names read inside its parentheses
     inside_call: CallSite | None = None  # the call whose arguments hold this one
     chained: tuple[str, ...] = ()  # methods called on its result: ds.batch(8).unbatch()
@@ -141,6 +142,7 @@ class Unit:
     loads: Counter = field(default_factory=Counter)
     stores: Counter = field(default_factory=Counter)
     inference_uses: Counter = field(default_factory=Counter)  # evaluate, predict, save...
+    reads: list[tuple[str, int]] = field(default_factory=list)  # (name, walk order) of each read
     refs: set[str] = field(default_factory=set)  # names and self.x read anywhere in it
     in_scope_refs: set[str] = field(default_factory=set)  # ... read inside a strategy scope
     makes_strategy: bool = False  # constructs a tf.distribute strategy
