@@ -9,6 +9,7 @@ module, and the tuner's trials train without it: MG106 at the tuner. A custom
 import keras_tuner
 import tensorflow as tf
 from tfx import v1 as tfx
+from tfx_bsl.public import tfxio
 
 _FEATURES = ["culmen_length_mm", "culmen_depth_mm", "flipper_length_mm", "body_mass_g"]
 
@@ -26,9 +27,10 @@ def _make_keras_model(hparams):
 
 
 class CVTuner(keras_tuner.Tuner):
-    def run_trial(self, trial, x, y):
+    def run_trial(self, trial, x, validation_data):
         model = self.hypermodel.build(trial.hyperparameters)
-        return {"val_loss": model.fit(x, y, validation_split=0.2).history["val_loss"][-1]}
+        model.fit(x, epochs=2)
+        return model.evaluate(validation_data, return_dict=True)["loss"]
 
 
 def tuner_fn(fn_args):
@@ -50,7 +52,9 @@ def cv_tuner_fn(fn_args):
 def run_fn(fn_args):
     hparams = keras_tuner.HyperParameters.from_config(fn_args.hyperparameters)
     mirrored_strategy = tf.distribute.MirroredStrategy()
+    options = tfxio.TensorFlowDatasetOptions(batch_size=20 * mirrored_strategy.num_replicas_in_sync, label_key="species")
+    train_dataset = fn_args.data_accessor.tf_dataset_factory(fn_args.train_files, options, fn_args.schema)
     with mirrored_strategy.scope():
         model = _make_keras_model(hparams)
-    model.fit(fn_args.train_files, steps_per_epoch=fn_args.train_steps)
+    model.fit(train_dataset, steps_per_epoch=fn_args.train_steps)
     model.save(fn_args.serving_model_dir)
