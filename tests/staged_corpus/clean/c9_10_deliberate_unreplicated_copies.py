@@ -1,6 +1,6 @@
 """Shape 9.10 (valid): unreplicated copies kept on purpose for predicting, exporting and stateful sampling.
 
-Style: tensorflow/docs text_generation.ipynb (older version: rebuild the model
+Style: tensorflow/docs site/en/r1/tutorials/sequences/text_generation.ipynb (rebuild the model
 with `batch_size=1` and `stateful=True`, restore the latest checkpoint, then
 `reset_states()` and predict one step at a time), and serving export code that
 rebuilds the model outside the scope, loads weights and calls
