@@ -86,6 +86,11 @@ def strategy_class(name: str) -> str | None:
     return None
 
 
+# APIs through which an Estimator distributes (no strategy scope involved).
+ESTIMATOR_DISTRIBUTION = frozenset(
+    {"tensorflow.estimator.RunConfig", "keras.estimator.model_to_estimator"}
+)
+
 GET_STRATEGY = frozenset({"tensorflow.distribute.get_strategy"})
 SET_STRATEGY = frozenset(
     {"tensorflow.distribute.experimental_set_strategy", "tensorflow.distribute.set_strategy"}
@@ -128,6 +133,11 @@ _PRESET_PACKAGES = ("keras_hub.models.", "keras_nlp.models.", "keras_cv.models."
 def builds_model(name: str) -> bool:
     """True when calling ``name`` constructs a Keras model with fresh variables."""
     if name in MODEL_CLASSES:
+        return True
+    head, _, last = name.rpartition(".")
+    # Hugging Face's TF models (TFAutoModel*, TFBertModel...): from_pretrained
+    # and from_config construct a Keras model; it is no reload of one.
+    if last in ("from_pretrained", "from_config") and head.startswith("transformers.TF"):
         return True
     if name.startswith("keras.applications."):
         # Classes and constructors are capitalised (ResNet50, EfficientNetB0);
@@ -188,10 +198,6 @@ def loads_model(name: str) -> bool:
     """True when calling ``name`` loads, clones or deserialises a Keras model."""
     if name in LOADERS:
         return True
-    head, _, last = name.rpartition(".")
-    # Hugging Face's TF models: TFAutoModel.from_pretrained, TFBertModel.from_pretrained.
-    if last == "from_pretrained" and head.startswith("transformers.TF"):
-        return True
     return False
 
 
@@ -213,6 +219,8 @@ def creates_optimizer(name: str) -> bool:
 
 def creates_metric(name: str) -> bool:
     """True for metric classes; the lower-case metric functions are stateless."""
+    if name in ("keras.metrics.get", "keras.metrics.deserialize"):
+        return True  # returns a metric object for a class name or a config
     if name.startswith(("keras.metrics.", "tensorflow_addons.metrics.")):
         return name.rpartition(".")[2][:1].isupper()
     return False
@@ -288,11 +296,14 @@ VARIABLE_CONSTRUCTORS = frozenset({"tensorflow.Variable", "tensorflow.compat.v1.
 LAYERS_LOADED_ON_CONSTRUCTION = frozenset({"tensorflow_hub.KerasLayer"})
 
 # Lookup and hashing layers keep tables, not variables that need mirroring.
-_STATELESS_LOOKUPS = frozenset(
-    {"TextVectorization", "StringLookup", "IntegerLookup", "Hashing", "CategoryEncoding", "HashedCrossing"}
+_STATELESS_LOOKUPS = frozenset({"Hashing", "CategoryEncoding", "HashedCrossing"})
+# Layers whose adapt() creates state that must be made in the scope: Normalization's
+# statistics; the lookup layers' vocabulary (tf-keras fails `fit` with "Variable
+# (VocabWeightHandler) was not created in the distribution strategy scope").
+LOOKUP_LAYERS = frozenset({"TextVectorization", "StringLookup", "IntegerLookup"})
+ADAPTED_WITH_VARIABLES = frozenset(
+    {"Normalization", "TextVectorization", "StringLookup", "IntegerLookup", "Discretization"}
 )
-# Layers whose adapt() creates variables (the statistics).
-ADAPTED_WITH_VARIABLES = frozenset({"Normalization"})
 
 
 def creates_layer(name: str) -> bool:

@@ -258,7 +258,7 @@ CASES = {
         import tensorflow as tf
         from transformers import TFAutoModelForSequenceClassification
         strategy = tf.distribute.MirroredStrategy()
-        model = TFAutoModelForSequenceClassification.from_pretrained("bert-base-uncased")  # expect: MG104
+        model = TFAutoModelForSequenceClassification.from_pretrained("bert-base-uncased")  # expect: MG101
         model.fit(ds)
     """,
     "unreplicated_twin_for_evaluation_is_deliberate": """

@@ -97,10 +97,18 @@ RULE = Rule(
     ## What it does
     Flags Keras model construction that does not run inside the scope of the
     file's `tf.distribute` strategy: `Sequential(...)`, functional
-    `Model(inputs, outputs)`, `keras.applications.*` networks, instances of
-    `keras.Model` subclasses defined in the file, and calls of the file's own
-    functions that build a model without entering a scope themselves (reported
-    at the call). A model built before the strategy is created counts too.
+    `Model(inputs, outputs)`, `keras.applications.*` networks, Hugging Face
+    `TF*.from_pretrained(...)`/`from_config(...)`, `keras_hub`/`keras_nlp`/
+    `keras_cv` `from_preset(...)`, instances of `keras.Model` subclasses
+    defined in the file (with what their `__init__` does, such as compiling),
+    and calls of the file's own functions (also through `functools.partial`)
+    that build a model without entering a scope themselves (reported at the
+    call). A model built before the strategy is created counts too.
+
+    A `Sequential` made only of weightless preprocessing layers
+    (`RandomFlip`, `RandomRotation`, `Rescaling`...) holds no variables and
+    may be made outside; one with `Normalization` or another layer with
+    state may not.
 
     A model bound to a name that is only evaluated, used to predict or saved
     (never trained, never handed on), beside a model built inside the scope,

@@ -12,6 +12,7 @@ from mirrorguard.checker.rules import mg104_model_loaded_outside_strategy_scope 
 from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
 from mirrorguard.checker.semantic import CallSite, Effect, SemanticModel, Unit
 
+_REPLICA_RUN = frozenset({"run", "experimental_run_v2", "call_for_each_replica"})
 # A helper that also builds, loads or compiles a model is reported for that.
 _MODEL_WORK = frozenset({mg101.EFFECT.code, mg102.EFFECT.code, mg104.EFFECT.code})
 
@@ -34,49 +35,69 @@ EFFECT = Effect("MG103", creates_optimizer_or_metric)
 def used_with_strategy(site: CallSite, model: SemanticModel) -> bool:
     """Does the object the call makes end up with the strategy's model:
     compiled, used in a scope or a replica step, assigned to ``model.optimizer``,
-    wrapped or aliased into something that is, or handed to the file's own
-    function that compiles with it or enters a scope?"""
-    return _used(site.binding_unit, site.targets, model, set())
+    wrapped or aliased into something that is, handed to ``strategy.run`` or to
+    the file's own function that compiles with it, enters a scope or runs a
+    step; or, made in a Keras model's class body, used by its methods?"""
+    if site.class_body is not None:
+        methods = [u for u in model.units if u.class_name == site.class_body]
+        if methods and _used(methods[0], tuple(f"self.{t}" for t in site.targets), -1, model, set()):
+            return True
+    return _used(site.binding_unit, site.targets, site.order, model, set())
 
 
-def _used(unit: Unit, targets, model: SemanticModel, seen: set) -> bool:
+def _used(unit: Unit, targets, after: int, model: SemanticModel, seen: set) -> bool:
+    """Is the binding of ``targets`` that ``unit`` makes after walk order
+    ``after`` used with the strategy (see :func:`used_with_strategy`)?"""
     if any(target.endswith(".optimizer") for target in targets):
         return True
     for target in targets:
-        if (id(unit), target) in seen:
+        if (id(unit), target, after) in seen:
             continue
-        seen.add((id(unit), target))
+        seen.add((id(unit), target, after))
+        start, end = unit.window(target, after) if not target.startswith("self.") else (-1, 1 << 62)
         for other_unit in model.units_seeing(unit, target):
-            if target in other_unit.in_scope_refs:
+            def holds(order: int, other_unit=other_unit) -> bool:
+                return start <= order < end if other_unit is unit else True
+
+            reads = [r for r in other_unit.reads if r.name == target and holds(r.order)]
+            if not reads:
+                continue
+            if any(r.in_scope for r in reads):
                 return True
-            if target in other_unit.refs and (
-                model.is_replica_function(other_unit) or other_unit.class_name in model.model_classes
-            ):
+            if model.is_replica_function(other_unit) or other_unit.class_name in model.model_classes:
                 return True  # a step strategy.run runs, or a tracker a model's train_step uses
             for other in other_unit.calls:
-                if target not in other.arg_refs:
+                if target not in other.arg_refs or not holds(other.order):
                     continue
                 if mg102.compiles_model(other, model):
                     if not mg102.compiles_unreplicated_model(other, model):
                         return True
                 elif _creates(other):
                     # LossScaleOptimizer(base): base is used if the wrapper is.
-                    if _used(other.unit, other.targets, model, seen):
+                    if _used(other.binding_unit, other.targets, other.order, model, seen):
                         return True
+                elif _runs_replicas(other, model):
+                    return True  # strategy.run(step, args=(optimizer, ...))
                 elif other.callee is not None and not model.effects_of(other) and _callee_trains(other, model):
                     return True
             # def make_model(metrics=METRICS): the default hands it to the function.
             for function in model.units:
                 if function.parent is other_unit:
                     for param, default in function.defaults.items():
-                        if _reads(default, target) and _used(function, (param,), model, seen):
+                        if _reads(default, target) and _used(function, (param,), -1, model, seen):
                             return True
             # optimizer = base_optimizer
             for alias, bindings in other_unit.bindings.items():
-                if any(isinstance(b.value, ast.Name) and b.value.id == target for b in bindings):
-                    if _used(other_unit, (alias,), model, seen):
+                for binding in bindings:
+                    if (isinstance(binding.value, ast.Name) and binding.value.id == target and holds(binding.order)
+                            and _used(other_unit, (alias,), binding.order - 1, model, seen)):
                         return True
     return False
+
+
+def _runs_replicas(site: CallSite, model: SemanticModel) -> bool:
+    func = site.node.func
+    return site.method in _REPLICA_RUN and isinstance(func, ast.Attribute) and model.is_strategy(func.value)
 
 
 def _reads(node: ast.AST, name: str) -> bool:
@@ -84,8 +105,9 @@ def _reads(node: ast.AST, name: str) -> bool:
 
 
 def _callee_trains(site: CallSite, model: SemanticModel) -> bool:
-    """Is the callee one of the file's functions (or classes) that compiles or
-    enters a scope, so that what it is given ends up with the model?"""
+    """Is the callee one of the file's functions (or classes) that compiles,
+    enters a scope or runs a replica step, so that what it is given ends up
+    with the model?"""
     for target in model.callees(site):
         if not isinstance(target, Unit):
             continue
@@ -93,7 +115,9 @@ def _callee_trains(site: CallSite, model: SemanticModel) -> bool:
         if target.class_name and target.name == "__init__":
             units = [u for u in model.units if u.class_name == target.class_name]
         for unit in units:
-            if unit.owns_strategy or any(mg102.compiles_model(s, model) for s in unit.calls):
+            if unit.owns_strategy or any(
+                mg102.compiles_model(s, model) or _runs_replicas(s, model) for s in unit.calls
+            ):
                 return True
     return False
 

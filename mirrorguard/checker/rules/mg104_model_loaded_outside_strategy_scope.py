@@ -42,8 +42,9 @@ RULE = Rule(
     ## What it does
     Flags `load_model` in all its spellings (`keras.models.load_model`,
     `keras.saving.load_model`, `tf.keras.models.load_model`), `clone_model`,
-    `model_from_json`, `model_from_config`, `Model.from_config` and Hugging
-    Face `TF*.from_pretrained` outside the strategy's scope. An unreplicated
+    `model_from_json`, `model_from_config` and `Model.from_config` outside
+    the strategy's scope (Hugging Face `TF*.from_pretrained` constructs a
+    model: that is MG101). An unreplicated
     copy kept beside a model loaded inside the scope, and only evaluated or
     used to predict, is left alone.
 

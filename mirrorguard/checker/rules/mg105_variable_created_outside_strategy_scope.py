@@ -48,21 +48,26 @@ def _layer_made_outside(site: CallSite, model: SemanticModel) -> bool:
         return False
     (name,) = site.targets
     adapted = any(q.rpartition(".")[2] in api.ADAPTED_WITH_VARIABLES for q in site.qualified)
+    lookup = any(q.rpartition(".")[2] in api.LOOKUP_LAYERS for q in site.qualified)
     for call in site.unit.calls:
         if call.in_scope or call.order < site.order:
             continue
-        if call.callee is not None and getattr(call.callee, "name", None) == name:
-            return True  # layer(x): built on its first call
+        if call.callee is not None and getattr(call.callee, "name", None) == name and not lookup:
+            return True  # layer(x): built on its first call (a lookup layer's table is no variable)
         if call.receiver == name and (call.method == "build" or (call.method == "adapt" and adapted)):
             return True
     return False
 
 
 def _used_in_scoped_model(site: CallSite, model: SemanticModel) -> bool:
-    """Read inside a strategy scope, or by a function called inside one (a model factory)."""
+    """Used as a layer inside a strategy scope (called, or handed to a model:
+    not just asked ``vocabulary_size()``), or by a function called inside one
+    (a model factory)."""
     for target in site.targets:
         for unit in model.units_seeing(site.binding_unit, target):
-            if target in unit.in_scope_refs:
+            in_scope = sum(1 for read in unit.reads if read.name == target and read.in_scope)
+            asked = sum(1 for call in unit.calls if call.in_scope and call.receiver == target)
+            if in_scope > asked:
                 return True
             if unit is not site.binding_unit and target in unit.refs and _called_in_scope(unit):
                 return True

@@ -99,49 +99,71 @@ def _is_dataset(node: ast.expr, site: CallSite, model: SemanticModel) -> bool:
 
 def judged(site: CallSite, model: SemanticModel) -> bool:
     """Is this batch the global batch the strategy splits? Not when it runs per
-    replica (an input function), is batched again or unbatched later, or only
-    feeds a layer's ``adapt()``."""
-    if model.runs_per_replica(site):
+    replica (an input function), sits in the no-strategy branch of
+    ``if strategy: ... else: ...``, is batched again or unbatched later, only
+    feeds a layer's ``adapt()``, or only a host-side ``for`` loop."""
+    if model.runs_per_replica(site) or site.single_device:
         return False
     if site.chained and (_UNBATCHING.intersection(site.chained) or api.BATCH_METHODS.intersection(site.chained)):
         return False
-    if site.is_inside(lambda outer: outer.method == "adapt"):
+    if site.iterated or site.is_inside(lambda outer: outer.method == "adapt"):
         return False
-    return not _only_feeds_elsewhere(site, model)
+    return not (len(site.targets) == 1 and _only_feeds_elsewhere(site.targets[0], site, model, 0))
 
 
-def _only_feeds_elsewhere(site: CallSite, model: SemanticModel) -> bool:
-    """``vocab_ds = text_ds.batch(1024)`` then only ``layer.adapt(vocab_ds)``, or
-    ``chunks = stream.batch(SEQ + 1)`` then ``chunks.map(split).batch(GLOBAL)``:
-    the batched dataset never reaches the strategy as it is."""
-    if len(site.targets) != 1 or "." in site.targets[0]:
+def _only_feeds_elsewhere(name: str, site: CallSite, model: SemanticModel, depth: int) -> bool:
+    """``vocab_ds = text_ds.batch(1024)`` then only ``layer.adapt(vocab_ds)``;
+    ``chunks = stream.batch(SEQ + 1)`` then ``chunks.map(split)...batch(GLOBAL)``;
+    ``held_out = ds.batch(256)`` then only ``for x in held_out:``. The batched
+    dataset never reaches the strategy as it is."""
+    if "." in name or depth > 3:
         return False
-    (name,) = site.targets
     home = site.binding_unit
-    # Uses of this binding: in its own unit after it is made, anywhere in closures.
-    bound = [b.order for b in home.bindings.get(name, ()) if b.order > site.order]
-    after = min(bound) if bound else site.order
+    start, end = home.window(name, site.order)
     uses = reads = 0
     for unit in model.units_seeing(home, name):
-        later = (lambda order: order > after) if unit is home else (lambda order: True)
-        reads += sum(1 for read, order in unit.reads if read == name and later(order))
+        def inside(order: int, unit=unit) -> bool:
+            return start <= order < end if unit is home else True
+
+        reads += sum(1 for read in unit.reads if read.name == name and inside(read.order))
+        uses += sum(1 for used, order in unit.iterated if used == name and inside(order))
         for other in unit.calls:
-            if not later(other.order):
+            if not inside(other.order):
                 continue
             direct = other.chain_root == name or any(
                 isinstance(a, ast.Name) and a.id == name
                 for a in (*other.node.args, *(k.value for k in other.node.keywords))
             )
-            if not direct:
+            if not direct or (other.chain_root == name and other.inside_call is not None
+                              and other.inside_call.chain_root == name):
                 continue
             uses += 1
-            rebatched = other.chain_root == name and (
-                other.method in api.BATCH_METHODS or api.BATCH_METHODS.intersection(other.chained)
-            )
-            adapted = other.method == "adapt" or other.is_inside(lambda outer: outer.method == "adapt")
-            if not (rebatched or adapted):
-                return False
+            chain = [c for c in unit.calls if c.chain_root == name and (c is other or c.is_inside(lambda o: o is other))]
+            if other.chain_root == name and any(c.method in api.BATCH_METHODS for c in chain):
+                continue  # batched again on the way
+            if other.method == "adapt" or other.is_inside(lambda outer: outer.method == "adapt"):
+                continue
+            if other.chain_root == name and other.iterated:
+                continue
+            # dataset = chunks.map(split): follow the new name.
+            final = _end_of_chain(other, unit) if other.chain_root == name else None
+            if final is not None and len(final.targets) == 1 and _only_feeds_elsewhere(
+                final.targets[0], final, model, depth + 1
+            ):
+                continue
+            return False
     return uses > 0 and reads <= uses
+
+
+def _end_of_chain(site: CallSite, unit) -> CallSite | None:
+    """The outermost call of the method chain ``site`` starts: ``a.map(f).shuffle(9)`` for ``a.map(f)``."""
+    if not site.chained:
+        return site
+    for other in unit.calls:
+        if (other.statement is site.statement and other.chain_root == site.chain_root and not other.chained
+                and other.order < site.order):
+            return other
+    return None
 
 
 def constant_sizes(found: BatchSize, site: CallSite, unit: Unit, model: SemanticModel) -> Iterator[tuple[ast.AST, Value]]:
@@ -163,7 +185,8 @@ def constant_sizes(found: BatchSize, site: CallSite, unit: Unit, model: Semantic
         # each reported where it is written.
         for origin in parameter_origins(expression.id, unit, model):
             if origin.value.kind is Kind.CONSTANT:
-                yield origin.node, origin.value
+                # A literal at a call site is reported there; a default, at the batch.
+                yield (found.report if origin.unit is unit else origin.node), origin.value
 
 
 def check(context: Context) -> Iterator[Report]:

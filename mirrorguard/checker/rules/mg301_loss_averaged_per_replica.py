@@ -48,6 +48,11 @@ def _plain_means(node: ast.AST, unit: Unit, model: SemanticModel, before: int, d
         bindings = [b for b in unit.bindings.get(node.id, ()) if b.order < before]
         if bindings and bindings[-1].value is not None:
             yield from _plain_means(bindings[-1].value, unit, model, bindings[-1].order, depth + 1)
+        elif not bindings:
+            # optimizer.minimize(loss_fn, var_list): the loss is what loss_fn returns.
+            function = model.function(node.id, unit)
+            for returned in _returns(function) if function is not None else ():
+                yield from _plain_means(returned, function, model, 1 << 62, depth + 1)
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         site = next((s for s in unit.calls if s.node is node), None)
         for target in model.callees(site) if site is not None else ():

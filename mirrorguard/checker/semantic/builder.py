@@ -25,6 +25,7 @@ from mirrorguard.checker.semantic.units import (
     CallSite,
     ImportedHelper,
     LocalFunction,
+    Read,
     SelfMethod,
     Unit,
     UnitKind,
@@ -35,7 +36,7 @@ INFERENCE_METHODS = frozenset(
     {
         "compile", "evaluate", "predict", "predict_on_batch", "predict_step", "test_on_batch",
         "summary", "save", "save_weights", "load_weights", "get_weights", "set_weights",
-        "to_json", "get_config", "count_params", "get_layer", "export",
+        "to_json", "get_config", "count_params", "get_layer", "export", "reset_states", "reset_state",
     }
 )
 
@@ -148,6 +149,12 @@ class Builder:
         self._scope_depth: dict[int, int] = {}  # id(unit) -> strategy scopes open around the walk
         self._targets_of: dict[int, tuple[str, ...]] = {}
         self._bound_in: dict[int, Unit] = {}
+        self._iterated: set[int] = set()
+        self._branches: list[tuple[int, int]] = []  # the if/else branches the walk is in
+        self._single_device = 0
+        # The strategy is handed to an Estimator (RunConfig(train_distribute=...)),
+        # which distributes without a scope.
+        self.estimator_distribution = False
         self._chained: dict[int, list[str]] = {}
         self._open_calls: list[CallSite] = []
         self._per_replica_depth = 0
@@ -228,12 +235,21 @@ class Builder:
                 # Notebook cells and `from setup import *` scripts use tf
                 # without importing it themselves.
                 return (api.CONVENTIONAL_NAMES[name],)
-            if self.star_modules:
+            if self.star_modules and not self._bound_here(name):
                 return tuple(api.canonical(m + "." + name) for m in self.star_modules)
             return ()
         if isinstance(node, ast.Attribute):
             return tuple(api.canonical(h + "." + node.attr) for h in self.qualify(node.value))
         return ()
+
+    def _bound_here(self, name: str) -> bool:
+        """Bound by the file itself, where the walk is: then no star import supplies it."""
+        unit: Unit | None = self.unit
+        while unit is not None:
+            if name in unit.bindings or name in unit.params:
+                return True
+            unit = unit.parent
+        return name in self.functions or name in self.class_bases
 
     def is_strategy(self, node: ast.AST) -> bool:
         if isinstance(node, ast.Name):
@@ -414,13 +430,20 @@ class Builder:
         main_guard = self.unit.is_module and is_main_guard(node.test)
         self._main_guard += main_guard
         self._enter_scope(body_free)
+        self._single_device += body_free
+        self._branches.append((id(node), 0))
         for statement in node.body:
             self.visit(statement)
+        self._branches[-1] = (id(node), 1)
+        self._single_device -= body_free
         self._enter_scope(-body_free)
         self._main_guard -= main_guard
         self._enter_scope(else_free)
+        self._single_device += else_free
         for statement in node.orelse:
             self.visit(statement)
+        self._branches.pop()
+        self._single_device -= else_free
         self._enter_scope(-else_free)
 
     def _enters_scope(self, body: list[ast.stmt]) -> bool:
@@ -438,7 +461,7 @@ class Builder:
 
     def _bind(self, name: str, kind: BindingKind, value: ast.expr | None = None) -> None:
         self.order += 1
-        self.unit.bind(Binding(name, kind, self.order, value))
+        self.unit.bind(Binding(name, kind, self.order, value, tuple(self._branches)))
 
     def _assign_statement(self, node: ast.Assign) -> None:
         if len(node.targets) == 1 and self._assign_pairwise(node.targets[0], node.value):
@@ -478,6 +501,9 @@ class Builder:
             self._bind(name, BindingKind.AUGMENTED, node.value)
 
     def _for(self, node: ast.For | ast.AsyncFor) -> None:
+        self._iterated.add(id(node.iter))
+        if isinstance(node.iter, ast.Name):
+            self.unit.iterated.append((node.iter.id, self.order))
         self.visit(node.iter)
         self.visit(node.target)
         for name in target_names(node.target):
@@ -568,6 +594,7 @@ class Builder:
     def _reference(self, key: str) -> None:
         unit = self.unit
         unit.refs.add(key)
+        unit.reads.append(Read(key, self.order, self.in_scope))
         if self.in_scope:
             unit.in_scope_refs.add(key)
         for site in self._open_calls:
@@ -576,7 +603,6 @@ class Builder:
     def _name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, ast.Load):
             self.unit.loads[node.id] += 1
-            self.unit.reads.append((node.id, self.order))
             self._reference(node.id)
 
     def _attribute(self, node: ast.Attribute) -> None:
@@ -608,6 +634,9 @@ class Builder:
             chained=tuple(self._chained.pop(id(node), ())),
             per_replica=self._per_replica_depth > 0,
             bound_in=self._bound_in.get(id(node)),
+            class_body=self.classes[-1] if self.classes else None,
+            iterated=id(node) in self._iterated,
+            single_device=self._single_device > 0,
         )
         self.unit.calls.append(site)
         if qualified:
@@ -647,6 +676,13 @@ class Builder:
         unit = self.unit
         if any(q.endswith("app.run") for q in qualified) and node.args and isinstance(node.args[0], ast.Name):
             self.entry_functions.add(node.args[0].id)
+        if any(q in api.ESTIMATOR_DISTRIBUTION for q in qualified) or any(
+            q.startswith("tensorflow.contrib.distribute") for q in qualified
+        ):
+            if "RunConfig" not in qualified[0] or any(
+                k.arg in ("train_distribute", "eval_distribute") for k in node.keywords
+            ):
+                self.estimator_distribution = True
         if any(api.strategy_class(q) for q in qualified):
             self.strategy_in_play = True
             unit.owns_strategy = unit.makes_strategy = True
@@ -670,20 +706,26 @@ class Builder:
             for arg in [*node.args, *(k.value for k in node.keywords)]:
                 key = ref_key(arg)
                 if key is not None:
-                    unit.inference_uses[key] += 1
+                    unit.inference.append((key, site.order))
             return
         if isinstance(func, ast.Attribute):
             self._method_call(site, func, qualified)
         elif isinstance(func, ast.Name) and not qualified:
-            if _is_inference_call(node):
-                unit.inference_uses[func.id] += 1
+            if _is_inference_call(node) or site.is_inside(_serving_function):
+                # model(x, training=False), or a forward pass a serving tf.function wraps
+                unit.inference.append((func.id, site.order))
             site.callee = LocalFunction(self.partials.get(func.id, func.id))
+        elif isinstance(func, ast.Call) and "functools.partial" in self.qualify(func.func) and func.args:
+            # functools.partial(build_model, depth=2)(num_classes=3)
+            if isinstance(func.args[0], ast.Name):
+                site.callee = LocalFunction(func.args[0].id)
 
     def _method_call(self, site: CallSite, func: ast.Attribute, qualified: tuple[str, ...]) -> None:
         attr = func.attr
         receiver = func.value
-        if site.receiver is not None and attr in INFERENCE_METHODS:
-            self.unit.inference_uses[site.receiver] += 1
+        if attr in INFERENCE_METHODS and (site.receiver or site.chain_root):
+            # model.predict(x); sampler.layers[1].reset_states()
+            self.unit.inference.append((site.receiver or site.chain_root, site.order))
         if qualified:
             return  # a module function such as re.compile or tf.function
         if attr == "enter_context" and site.node.args and self.is_scope(site.node.args[0]):
@@ -712,6 +754,8 @@ class Builder:
             site.callee = SelfMethod(self.unit.class_name or "", attr)
         elif isinstance(receiver, ast.Name):
             site.callee = AttributeCall(receiver.id, attr)
+        elif isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and not self.qualify(receiver.func):
+            site.callee = AttributeCall(receiver.func.id, attr)  # CsvLoader(path).dataset()
 
 
 def _chain_root(func: ast.expr) -> str | None:
@@ -720,13 +764,20 @@ def _chain_root(func: ast.expr) -> str | None:
         return None
     node = func.value
     while True:
+        key = ref_key(node)
+        if key is not None:
+            return key
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             node = node.func.value
-        elif isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.value, ast.Name):
+        elif isinstance(node, (ast.Attribute, ast.Subscript)):
             node = node.value
         else:
-            break
-    return ref_key(node)
+            return None
+
+
+def _serving_function(site: CallSite) -> bool:
+    """``tf.function(lambda x: model(x), input_signature=...)``: a serving signature."""
+    return "tensorflow.function" in site.qualified
 
 
 def _is_inference_call(node: ast.Call) -> bool:

@@ -70,7 +70,9 @@ class SemanticModel:
         self.effects = tuple(effects)
         self.units = builder.units
         self.module = builder.module
-        self.strategy_in_play = builder.strategy_in_play
+        # An Estimator given the strategy (RunConfig(train_distribute=...))
+        # distributes without any scope: nothing here is judged against one.
+        self.strategy_in_play = builder.strategy_in_play and not builder.estimator_distribution
         # The name the strategy is bound to ("" when it is never bound to one).
         self.strategy_variable = builder.strategy_name
         self.strategy_name = builder.strategy_name or "strategy"
@@ -202,10 +204,10 @@ class SemanticModel:
         if isinstance(callee, LocalFunction):
             class_name = self.instantiated_class(site)
             if class_name is not None:
-                if class_name not in self.model_classes:
-                    init = self.method(class_name, "__init__")
-                    if init is not None:
-                        found.append(init)
+                # Creating an instance runs __init__ (a model class's too).
+                init = self.method(class_name, "__init__")
+                if init is not None:
+                    found.append(init)
             else:
                 function = self.function(callee.name, site.unit)
                 if function is not None:
@@ -266,11 +268,12 @@ class SemanticModel:
         return result
 
     def reaches(self, site: CallSite) -> frozenset[str]:
-        """Effects of the call itself, or else of the helpers it runs."""
+        """Effects of the call itself, and of the helpers it runs (only a
+        constructor's __init__ when the call has effects of its own)."""
         direct = self.effects_of(site)
-        if direct:
+        if direct and self.instantiated_class(site) is None:
             return direct
-        codes: set[str] = set()
+        codes: set[str] = set(direct)
         for target in self.callees(site):
             codes |= self._target_codes(target)
         return frozenset(codes)
@@ -345,10 +348,8 @@ class SemanticModel:
                 if site.in_scope:
                     continue
                 direct = self.effects_of(site)
-                if direct:
-                    exposures = [(code, None, direct) for code in sorted(direct)]
-                else:
-                    exposures = []
+                exposures = [(code, None, direct) for code in sorted(direct)]
+                if not direct or self.instantiated_class(site) is not None:
                     for target in self.callees(site):
                         codes = self._target_codes(target)
                         if isinstance(target, ImportedHelper):
@@ -357,7 +358,7 @@ class SemanticModel:
                             via = target.class_name  # Trainer(): the class, not its __init__
                         else:
                             via = target.name
-                        exposures += [(code, via, codes) for code in sorted(codes)]
+                        exposures += [(code, via, codes) for code in sorted(codes - direct)]
                 for code, via, codes in exposures:
                     if (id(site.node), code) not in seen:
                         seen.add((id(site.node), code))
@@ -378,17 +379,21 @@ class SemanticModel:
             )
         return self._has_scoped_model
 
-    def _uses(self, unit: Unit, name: str) -> tuple[int, int]:
-        """(all uses, inference-only uses) of ``name`` bound in ``unit``."""
-        total = unit.loads[name]
-        inference = unit.inference_uses[name]
-        if unit.is_module:
-            for other in self.units:
-                if other is unit or name in other.stores or name in other.params:
-                    continue
-                total += other.loads[name]
-                inference += other.inference_uses[name]
-        return total, inference
+    def uses(self, unit: Unit, name: str, after: int) -> tuple[int, int, bool]:
+        """(reads, inference-only uses, read inside a scope?) of the binding of
+        ``name`` that ``unit`` makes after walk order ``after``: its own reads
+        until the name is bound again, and every read by the units that see it."""
+        start, end = unit.window(name, after)
+        total = inference = 0
+        in_scope = False
+        for other in self.units_seeing(unit, name):
+            inside = (lambda order: start <= order < end) if other is unit else (lambda order: True)
+            for read in other.reads:
+                if read.name == name and inside(read.order):
+                    total += 1
+                    in_scope = in_scope or read.in_scope
+            inference += sum(1 for used, order in other.inference if used == name and inside(order))
+        return total, inference, in_scope
 
     def kept_unreplicated(self, site: CallSite) -> bool:
         """A model bound to plain names used only to evaluate, predict or save.
@@ -404,11 +409,9 @@ class SemanticModel:
         if not self.has_scoped_model:
             return False
         for target in targets:
-            total, inference = self._uses(site.binding_unit, target)
-            if total <= 0 or inference < total:
-                return False
+            total, inference, in_scope = self.uses(site.binding_unit, target, site.order)
             # Used inside a scope (compiled there, say): meant for the strategy.
-            if any(target in u.in_scope_refs for u in self.units_seeing(site.binding_unit, target)):
+            if total <= 0 or inference < total or in_scope:
                 return False
         return True
 

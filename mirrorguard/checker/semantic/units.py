@@ -38,6 +38,22 @@ class Binding:
     kind: BindingKind
     order: int
     value: ast.expr | None = None  # the expression bound, when it is one expression
+    # The if/else branches it sits in: ((id of the if, 0 for body or 1 for else), ...).
+    branches: tuple[tuple[int, int], ...] = ()
+
+    def excludes(self, other: Binding) -> bool:
+        """Are the two bindings on different branches of one ``if`` (never both run)?"""
+        mine = dict(self.branches)
+        return any(node in mine and mine[node] != branch for node, branch in other.branches)
+
+
+@dataclass(frozen=True)
+class Read:
+    """One read of a name (or ``self.x``): where in the walk, and inside a strategy scope or not."""
+
+    name: str
+    order: int
+    in_scope: bool
 
 
 @dataclass(frozen=True)
@@ -89,6 +105,9 @@ class CallSite:
     chain_root: str | None = None  # ``ds`` in ``ds.shuffle(100).batch(64)``
     arg_refs: set[str] = field(default_factory=set)  # names read inside its parentheses
     inside_call: CallSite | None = None  # the call whose arguments hold this one
+    class_body: str | None = None  # the class whose body (not a method) runs it
+    iterated: bool = False  # for x in <this call>: consumed by a host-side loop
+    single_device: bool = False  # in the branch of `if strategy: ... else: ...` that has no strategy
     chained: tuple[str, ...] = ()  # methods called on its result: ds.batch(8).unbatch()
     entry: bool = False  # starts the program: main() as a statement, under __main__
     per_replica: bool = False  # inside a function run once per input pipeline
@@ -138,11 +157,12 @@ class Unit:
     defaults: dict[str, ast.expr] = field(default_factory=dict)  # parameter -> default value
     calls: list[CallSite] = field(default_factory=list)
     bindings: dict[str, list[Binding]] = field(default_factory=dict)
-    # Name reads and writes, counted: how much a bound model is used.
+    # Name reads and writes: how much, where and how a bound object is used.
     loads: Counter = field(default_factory=Counter)
     stores: Counter = field(default_factory=Counter)
-    inference_uses: Counter = field(default_factory=Counter)  # evaluate, predict, save...
-    reads: list[tuple[str, int]] = field(default_factory=list)  # (name, walk order) of each read
+    reads: list[Read] = field(default_factory=list)  # every read of a name or self.x, in walk order
+    inference: list[tuple[str, int]] = field(default_factory=list)  # (name, order): evaluate, predict, save...
+    iterated: list[tuple[str, int]] = field(default_factory=list)  # (name, order): for x in name
     refs: set[str] = field(default_factory=set)  # names and self.x read anywhere in it
     in_scope_refs: set[str] = field(default_factory=set)  # ... read inside a strategy scope
     makes_strategy: bool = False  # constructs a tf.distribute strategy
@@ -158,6 +178,17 @@ class Unit:
     @property
     def is_lambda(self) -> bool:
         return self.kind is UnitKind.LAMBDA
+
+    def window(self, name: str, after: int) -> tuple[int, int]:
+        """The walk orders between which the binding of ``name`` made after
+        ``after`` holds in this unit: from it to the next binding of the name."""
+        bindings = [b for b in self.bindings.get(name, ()) if b.order > after]
+        if not bindings:
+            return after, 1 << 62
+        first = bindings[0]
+        # The next binding that replaces it; one on the other branch of an if does not.
+        later = [b.order for b in bindings[1:] if not b.excludes(first)]
+        return first.order, (later[0] if later else 1 << 62)
 
     def bind(self, binding: Binding) -> None:
         self.bindings.setdefault(binding.name, []).append(binding)

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "corpus"))
+sys.path.insert(0, str(HERE))
 from labels import expected_findings, expected_notebook_findings  # noqa: E402
 
 
