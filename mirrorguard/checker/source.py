@@ -107,3 +107,20 @@ def suppressed(code: str, noqa: frozenset[str] | None) -> bool:
     if noqa is None:
         return False
     return not noqa or any(code.startswith(prefix) for prefix in noqa)
+
+
+_NOQA_WORD = re.compile("noqa", re.IGNORECASE)
+
+
+def noqa_comment_codes(text: str) -> list[tuple[int, str]]:
+    """(1-based line, code) for every code named in a ``# noqa: CODES`` comment
+    of ``text``, upper case, as :func:`noqa_codes` reads them: what a run
+    validates, so that ``# noqa: MG9`` (no such rule) is an error, not a no-op."""
+    if _NOQA_WORD.search(text) is None:
+        return []
+    found = []
+    for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
+        codes = noqa_codes(line) if "#" in line else None
+        if codes:
+            found += [(number, code) for code in sorted(codes)]
+    return found
