@@ -214,7 +214,9 @@ def load_config(path: str) -> Config:
         return config_from_table(table, path, "[tool.mirrorguard]")
     if os.path.basename(path) == PYPROJECT:
         raise ConfigError(f"{path}: no [tool.mirrorguard] table: nothing in this file configures mirrorguard")
-    if not document and os.path.basename(path) != OWN_FILE:
+    meant = [key for key in document
+             if key in KEYS or key.replace("_", "-") in KEYS or difflib.get_close_matches(key, KEYS, n=1)]
+    if not meant and os.path.basename(path) != OWN_FILE:
         raise ConfigError(f"{path}: nothing in this file configures mirrorguard; expected keys such as "
                           "select = [\"MG1\"] at the top level or in [tool.mirrorguard]")
     return config_from_table(document, path, "the top level")
