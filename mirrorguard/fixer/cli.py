@@ -118,7 +118,7 @@ def _fix_file(path: str, reported: list, settings, args: argparse.Namespace):
         fixed_keys = {_key(f) for f in result.fixed}
         left = list(result.remaining)
     # What is left is placed in the fixed text: matched by code and message,
-    # and reported where it now is.
+    # and reported where it now is (with --diff, where it is in the unchanged file).
     pending: dict[tuple, list] = {}
     for finding, why in left:
         pending.setdefault((finding.cell, finding.code, finding.message), []).append((finding, why))
@@ -128,7 +128,12 @@ def _fix_file(path: str, reported: list, settings, args: argparse.Namespace):
             done.append(finding)
             continue
         matches = pending.get((finding.cell, finding.code, finding.message))
-        remaining.append(matches.pop(0) if matches else (finding, CROSS_FILE))
+        if not matches:
+            remaining.append((finding, CROSS_FILE))
+        elif args.diff:  # nothing written: where it is in the file as it stands
+            remaining.append((finding, matches.pop(0)[1]))
+        else:
+            remaining.append(matches.pop(0))
     return done, remaining, outcome.changed, None
 
 
