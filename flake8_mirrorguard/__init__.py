@@ -40,9 +40,10 @@ class Plugin:
 
     resolver = None  # set by parse_options: flake8's options over each file's configuration
 
-    # flake8 chooses the plugin type from these parameter names: ``tree`` must
-    # be there even though the checker reads the text, not the ast.
+    # flake8 chooses the plugin type from these parameter names. The checker
+    # analyses flake8's own ``tree``: nothing is parsed twice.
     def __init__(self, tree: ast.AST, lines: list[str], filename: str) -> None:
+        self.tree = tree
         self.lines = lines
         self.filename = filename
 
@@ -91,5 +92,6 @@ class Plugin:
         settings = resolver.settings_for(self.filename) if resolver is not None else Settings(respect_noqa=False)
         # flake8 selects and ignores codes itself.
         settings = replace(settings, select=("MG",), ignore=())
-        for finding in check_source(text, self.filename, settings, compiled=True):
+        tree = self.tree if isinstance(self.tree, ast.Module) else None
+        for finding in check_source(text, self.filename, settings, compiled=True, tree=tree):
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)

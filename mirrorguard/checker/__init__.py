@@ -1,4 +1,4 @@
-"""The static checker: libcst-based, TensorFlow-free.
+"""The static checker: a semantic model on Python's own `ast`, TensorFlow-free.
 
 ``check_source(text, path)`` and ``check_file(path)`` return :class:`Finding`
 lists; the command line and the flake8 adapter are thin layers over them.

@@ -1,4 +1,4 @@
-"""One file's text in, its findings out: file -> source -> analysis -> findings.
+"""One file's text in, its findings out: file -> source -> ast -> semantic model -> rules -> findings.
 
 Everything the command line and the flake8 adapter report goes through
 :func:`check_source`, which is how ``flake8 --select MG`` and
@@ -7,29 +7,31 @@ Everything the command line and the flake8 adapter report goes through
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from mirrorguard.checker import source as sources
 from mirrorguard.checker.findings import Finding
 
-# libcst and the rules are imported on first use: a run over files with no
-# strategy in play (most pre-commit runs) never pays for them.
+if TYPE_CHECKING:
+    from mirrorguard.checker.rules import Context
+    from mirrorguard.checker.semantic import SemanticModel
+
+# The rules and the semantic model are imported on first use: a run over files
+# with no strategy in play (most pre-commit runs) never pays for them.
 
 # A file with no strategy in play gets no MG1xx/MG2xx finding, and a strategy
 # is in play only through a strategy class, ``get_strategy`` or ``.scope()`` on
 # something strategy-named; files without any of those spellings are never
-# handed to libcst, which is ten times slower to parse than ``ast``. (A looser
+# analysed. (A looser
 # test on "strategy" alone lets through scikit-learn's ``strategy="mean"``.)
 _MAY_HAVE_STRATEGY = re.compile(
     r"(?:Mirrored|TPU|CentralStorage|ParameterServer|OneDevice)Strategy"
     r"|get_strategy|strategy_scope"
     r"|(?i:strat\w*)\s*(?:\(\s*\))?\s*\.\s*scope\s*\("
 )
-# Line breaks as the tokenizer (and libcst's positions) count them; str.splitlines
-# would also split at form feeds and other separators.
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True)
@@ -73,13 +75,15 @@ def check_source(
     settings: Settings = DEFAULT_SETTINGS,
     *,
     compiled: bool = False,
+    tree: ast.Module | None = None,
 ) -> list[Finding]:
     """Findings for one module's source text, sorted by position.
 
     ``compiled`` says the caller already knows CPython accepts the text (flake8
-    compiled it), which saves compiling it again.
+    compiled it), which saves compiling it again; ``tree`` is that caller's
+    ``ast`` of the text, which saves parsing it again.
     """
-    return check_source_and_imports(text, path, settings, compiled=compiled)[0]
+    return check_source_and_imports(text, path, settings, compiled=compiled, tree=tree)[0]
 
 
 def check_source_and_imports(
@@ -88,102 +92,88 @@ def check_source_and_imports(
     settings: Settings = DEFAULT_SETTINGS,
     *,
     compiled: bool = False,
+    tree: ast.Module | None = None,
 ) -> tuple[list[Finding], Imports]:
     """Findings, and, when a strategy is in play, the imported modules the file
     calls into with the names it calls: ``(("models", ("build_model",)),)``.
 
     Cross-file analysis needs the second; the walk records it for free.
     """
-    if not compiled:
+    if not compiled and tree is None:
         rejected = sources.cpython_rejects(text, path)
         if rejected is not None:
             return unreadable_findings(path, rejected, settings), ()
     if not settings.may_have_strategy(text):
         return [], ()
-    findings, analysis = _analyse_text(text, path, settings)
-    if analysis is None or not analysis.strategy_in_play:
-        return findings, ()
+    analysed = analyse_source(text, settings, tree=tree)
+    if analysed is None or not analysed.model.strategy_in_play:
+        return [], ()
+    findings = _findings(analysed, text, path, settings)
     modules: dict[str, set[str]] = {}
-    for qualified in analysis.imported_calls:
+    for qualified in analysed.model.imported_calls:
         module, _, name = qualified.rpartition(".")
         if module and module.strip("."):
             modules.setdefault(module, set()).add(name)
     return findings, tuple((m, tuple(sorted(n))) for m, n in sorted(modules.items()))
 
 
-def _analyse_text(text: str, path: str, settings: Settings):
-    import libcst as cst
+@dataclass(frozen=True)
+class Analysed:
+    """One module's semantic model and what the enabled rules report on it."""
 
-    from mirrorguard.checker.analysis import analyse
-    from mirrorguard.checker.rules import ALL_RULES, Unit
+    model: "SemanticModel"
+    context: "Context"
+    reports: list  # (rule, Report)
+
+
+def analyse_source(text: str, settings: Settings = DEFAULT_SETTINGS, *,
+                   tree: ast.Module | None = None) -> Analysed | None:
+    """The semantic model of ``text`` and the reports of the enabled rules;
+    None when there is nothing to analyse (too deep for the walk)."""
+    from mirrorguard.checker.rules import ALL_RULES, EFFECTS, Context
+    from mirrorguard.checker.semantic import build_model
+    from mirrorguard.checker.semantic.positions import Positions
 
     try:
-        module = cst.parse_module(text)
-    except (cst.ParserSyntaxError, RecursionError, ValueError):
-        # CPython accepts what libcst cannot parse (rare: newer syntax than
-        # this libcst knows). Nothing to analyse, and nothing wrong to report.
-        return [], None
-    try:
-        analysis = analyse(
-            module,
+        if tree is None:
+            # Notebook cells may ``await`` at the top level; a plain file that
+            # does was already refused by CPython's own compile.
+            tree = compile(text, "<analysed>", "exec", ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
+                           dont_inherit=True)
+        model = build_model(
+            tree,
+            EFFECTS,
             extra_strategy_names=settings.extra_strategy_names,
             extra_model_factories=settings.extra_model_factories,
             external=settings.external,
         )
-    except RecursionError:
-        return [], None
-    if not analysis.strategy_in_play:
-        return [], analysis
-    unit = Unit(module, analysis)
-    raw = [
-        (rule, item, message)
-        for rule in ALL_RULES
-        if rule.check is not None and settings.enabled(rule.code)
-        for item, message in rule.check(unit)
-    ]
-    if not raw or (settings.respect_noqa and sources.file_is_noqa(text)):
-        return [], analysis
-    positions = _positions(module, [item for _, item, _ in raw])
-    lines = _LINE_BREAK.split(text)
-    findings = []
-    for rule, item, message in raw:
-        line, column, end_line, end_column = positions[id(item.node)]
-        if settings.respect_noqa and line <= len(lines):
-            if sources.suppressed(rule.code, sources.noqa_codes(lines[line - 1])):
-                continue
-        findings.append(Finding(path, line, column + 1, rule.code, rule.name, message,
-                                end_line=end_line, end_column=end_column + 1))
-    return sorted(set(findings)), analysis
+        context = Context(model, Positions(text))
+        reports = []
+        if model.strategy_in_play:
+            reports = [
+                (rule, report)
+                for rule in ALL_RULES
+                if rule.check is not None and settings.enabled(rule.code)
+                for report in rule.check(context)
+            ]
+    except (RecursionError, SyntaxError, ValueError, MemoryError):
+        # Nested too deeply for the walk (CPython compiled it): nothing to judge.
+        return None
+    return Analysed(model, context, reports)
 
 
-def _positions(module, items) -> dict[int, tuple[int, int, int, int]]:
-    """(line, 0-based column, end line, 0-based end column) of each item's node.
-
-    libcst's PositionProvider over a whole module costs several times the
-    parse, so it runs only on the module-level statements that hold findings;
-    where those statements start is counted from the generated code of the
-    ones before them, which is cheap.
-    """
-    from libcst.metadata import MetadataWrapper, PositionProvider
-
-    wanted: dict[int, list] = {}
-    for item in items:
-        wanted.setdefault(id(item.top), []).append(item)
-    first_line = 1 + len(module.header)
-    result: dict[int, tuple[int, int, int, int]] = {}
-    for statement in module.body:
-        group = wanted.pop(id(statement), None)
-        if group is not None:
-            alone = module.with_changes(body=[statement], header=[], footer=[])
-            spans = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
-            for item in group:
-                span = spans[item.node]
-                result[id(item.node)] = (first_line + span.start.line - 1, span.start.column,
-                                         first_line + span.end.line - 1, span.end.column)
-        if not wanted:
-            break
-        first_line += len(_LINE_BREAK.findall(module.code_for_node(statement)))
-    return result
+def _findings(analysed: Analysed, text: str, path: str, settings: Settings) -> list[Finding]:
+    if not analysed.reports or (settings.respect_noqa and sources.file_is_noqa(text)):
+        return []
+    positions = analysed.context.positions
+    findings = set()
+    for rule, report in analysed.reports:
+        line, column, end_line, end_column = positions.span(report.node)
+        if settings.respect_noqa and sources.suppressed(rule.code, sources.noqa_codes(positions.line(line))):
+            continue
+        findings.add(Finding(path, line, column + 1, rule.code, rule.name, report.message,
+                             end_line=end_line, end_column=end_column + 1))
+    return sorted(findings)
 
 
 def unreadable_findings(path: str, why: sources.Unreadable, settings: Settings) -> list[Finding]:
@@ -193,6 +183,18 @@ def unreadable_findings(path: str, why: sources.Unreadable, settings: Settings) 
     if not settings.enabled(UNREADABLE.code):
         return []
     return [Finding(path, why.line, why.column, UNREADABLE.code, UNREADABLE.name, why.reason)]
+
+
+def summarise_source(text: str) -> dict[str, frozenset[str]]:
+    """What each module-level function and model class of ``text`` does outside
+    a scope of its own, as rule codes: how other files see its helpers."""
+    from mirrorguard.checker.rules import EFFECTS
+    from mirrorguard.checker.semantic import build_model
+
+    try:
+        return build_model(ast.parse(text), EFFECTS).summary()
+    except (RecursionError, SyntaxError, ValueError, MemoryError):
+        return {}
 
 
 def check_file(path: str, settings: Settings = DEFAULT_SETTINGS) -> list[Finding]:

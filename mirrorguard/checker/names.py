@@ -38,6 +38,11 @@ _CANONICAL_PREFIXES: tuple[tuple[str, str], ...] = (
     ("keras.src.applications", "keras.applications"),
     ("keras.engine.sequential", "keras.models"),
     ("keras.engine.training", "keras.models"),
+    ("kerastuner.tuners", "keras_tuner"),
+    ("kerastuner.engine.tuner", "keras_tuner"),
+    ("kerastuner", "keras_tuner"),
+    ("keras_tuner.tuners", "keras_tuner"),
+    ("keras_tuner.engine.tuner", "keras_tuner"),
 )
 
 
@@ -139,6 +144,29 @@ def builds_model(name: str) -> bool:
     return False
 
 
+# Layers that own no variables (measured in FACTS.md: a Sequential of these
+# made outside the scope and used inside trains on both Keras flavours).
+# Normalization, TextVectorization and other adapt()-ed layers hold state: not here.
+WEIGHTLESS_LAYERS = frozenset(
+    {
+        "RandomFlip", "RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
+        "RandomBrightness", "RandomCrop", "RandomHeight", "RandomWidth", "RandomGrayscale",
+        "RandomHue", "RandomSaturation", "RandomSharpness", "RandomShear", "RandomColorJitter",
+        "RandomErasing", "RandomGaussianBlur", "RandomInvert", "RandomPerspective",
+        "RandomPosterization", "RandomColorDegeneration", "RandomElasticTransform", "Solarization",
+        "AutoContrast", "Equalization", "MixUp", "CutMix", "AugMix", "RandAugment",
+        "Rescaling", "Resizing", "CenterCrop", "GaussianNoise", "GaussianDropout", "Dropout",
+        "Flatten", "Reshape", "Permute", "Activation", "InputLayer",
+    }
+)
+
+
+def weightless_layer(name: str) -> bool:
+    """``keras.layers.RandomFlip`` (or its ``experimental.preprocessing`` spelling)."""
+    head, _, last = name.rpartition(".")
+    return last in WEIGHTLESS_LAYERS and head.startswith("keras.layers")
+
+
 LOADERS = frozenset(
     {
         "keras.models.load_model",
@@ -192,7 +220,16 @@ def creates_metric(name: str) -> bool:
 
 # --- batches ----------------------------------------------------------------
 
-BATCH_METHODS = frozenset({"batch", "padded_batch"})
+BATCH_METHODS = frozenset({"batch", "padded_batch", "ragged_batch"})
+# tf.data functions applied with Dataset.apply(...) that batch: (name, position of the size).
+BATCH_FUNCTIONS = {
+    "tensorflow.data.experimental.dense_to_ragged_batch": 0,
+    "tensorflow.data.experimental.bucket_by_sequence_length": 2,
+}
+# Hugging Face methods that return a batched tf.data dataset: (method, position of batch_size).
+HF_BATCH_METHODS = {"prepare_tf_dataset": 1, "to_tf_dataset": None}
+# Keras's default batch_size for fit/evaluate on arrays.
+KERAS_DEFAULT_BATCH_SIZE = 32
 # Keras methods whose batch_size is the global batch: (method, positional index
 # of batch_size counting from 0 for the first argument after self).
 BATCH_SIZE_POSITION = {"fit": 2, "evaluate": 2}
@@ -203,6 +240,8 @@ DATASET_FROM_DIRECTORY = frozenset(
         "keras.utils.audio_dataset_from_directory",
         "keras.preprocessing.image_dataset_from_directory",
         "keras.preprocessing.text_dataset_from_directory",
+        "keras.utils.timeseries_dataset_from_array",
+        "keras.preprocessing.timeseries_dataset_from_array",
     }
 )
 # APIs that call a dataset function once per input pipeline with an
@@ -237,5 +276,36 @@ COMPILE_KEYWORDS = frozenset(
         "auto_scale_loss",
         "target_tensors",
         "sample_weight_mode",
+    }
+)
+
+
+# --- variables, layers and tuners ---------------------------------------------
+
+VARIABLE_CONSTRUCTORS = frozenset({"tensorflow.Variable", "tensorflow.compat.v1.Variable", "keras.Variable"})
+
+# hub.KerasLayer loads its weights when it is constructed.
+LAYERS_LOADED_ON_CONSTRUCTION = frozenset({"tensorflow_hub.KerasLayer"})
+
+# Lookup and hashing layers keep tables, not variables that need mirroring.
+_STATELESS_LOOKUPS = frozenset(
+    {"TextVectorization", "StringLookup", "IntegerLookup", "Hashing", "CategoryEncoding", "HashedCrossing"}
+)
+# Layers whose adapt() creates variables (the statistics).
+ADAPTED_WITH_VARIABLES = frozenset({"Normalization"})
+
+
+def creates_layer(name: str) -> bool:
+    """A Keras layer class that owns variables once built."""
+    head, _, last = name.rpartition(".")
+    if not head.startswith("keras.layers") or not last[:1].isupper():
+        return False
+    return last not in WEIGHTLESS_LAYERS and last not in _STATELESS_LOOKUPS and last not in ("Input", "InputSpec")
+
+
+TUNERS = frozenset(
+    {
+        "keras_tuner.RandomSearch", "keras_tuner.Hyperband", "keras_tuner.BayesianOptimization",
+        "keras_tuner.GridSearch", "keras_tuner.Tuner",
     }
 )

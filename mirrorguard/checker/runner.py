@@ -6,7 +6,7 @@ The data flow of one run, top to bottom:
    when there are enough files; a file that may have a strategy in play also
    reports the modules it calls into (recorded by the analysis walk itself);
 2. those imports are resolved to files of the checked tree (:func:`resolve_module`);
-3. each such module is parsed once and summarised (``analysis.summarise``: what
+3. each such module is parsed once and summarised (``core.summarise_source``: what
    its functions and model classes do outside a scope of their own);
 4. only the files that import a summarised helper are checked again, with the
    summaries passed as ``Settings.external``, so ``build_model()`` imported
@@ -129,7 +129,7 @@ def _in_skipped_dir(path: str, base: str) -> bool:
     return any(part in SKIPPED_DIRS for part in relative.split(os.sep) if part != ".")
 
 
-# What a summary can hold (analysis.summarise: BUILD, LOAD, COMPILE, OPTIMIZER)
+# What a summary can hold (rule codes of MG101-MG104)
 # is always spelled with one of these; a module without any has nothing to
 # summarise and is never parsed. Kept loose on purpose: it only saves parses.
 _MAY_SUMMARISE = re.compile(
@@ -183,7 +183,7 @@ def _dotted_call(func: ast.AST) -> list[str]:
 
 
 def worth_summarising(path: str, names: Iterable[str], extra_model_factories: Iterable[str] = ()) -> bool:
-    """Cheap tests before any libcst parse: does ``path`` define one of ``names``
+    """Cheap tests before any analysis: does ``path`` define one of ``names``
     (the helpers an importer calls) as a model class, or as a function that,
     itself or through the module's own functions, calls something that builds,
     loads or compiles a model or creates an optimizer or metric?"""
@@ -229,16 +229,15 @@ def _reachable(definitions: dict[str, ast.AST], names: Iterable[str]) -> list[st
 
 
 def summarise_path(path: str, names: Iterable[str] = ()) -> dict[str, frozenset[str]]:
-    """What ``path``'s helpers ``names`` do outside a scope; {} if unreadable.
+    """What ``path``'s helpers ``names`` do outside a scope, as rule codes; {} if unreadable.
 
     Model classes are known from ``ast`` alone. For functions, only their own
     source, the module's own functions they reach and its top-level imports
-    are handed to libcst: a 4,000-line module that defines a ten-line helper
-    costs a ten-line parse.
+    are analysed: a 4,000-line module that defines a ten-line helper costs a
+    ten-line analysis.
     """
-    import libcst as cst
-
-    from mirrorguard.checker.analysis import BUILD, summarise
+    from mirrorguard.checker.core import summarise_source
+    from mirrorguard.checker.rules import mg101_model_built_outside_strategy_scope as mg101
 
     found = _definitions(path)
     if found is None:
@@ -251,7 +250,7 @@ def summarise_path(path: str, names: Iterable[str] = ()) -> dict[str, frozenset[
     for name in reached:
         node = definitions[name]
         if isinstance(node, ast.ClassDef) and _is_model_class(node, definitions, {name}):
-            summary[name] = frozenset({BUILD})
+            summary[name] = frozenset({mg101.EFFECT.code})
     if not functions:
         return {k: v for k, v in summary.items() if k in wanted}
     tree_imports = _top_level_imports(text)
@@ -265,8 +264,8 @@ def summarise_path(path: str, names: Iterable[str] = ()) -> dict[str, frozenset[
         else:
             pieces.append(_segment(lines, node))
     try:
-        parsed = summarise(cst.parse_module("\n".join(pieces) + "\n"))
-    except Exception:  # unparsable, too deep, or a checker bug: no summary, no crash
+        parsed = summarise_source("\n".join(pieces) + "\n")
+    except Exception:  # a checker bug: no summary, no crash
         parsed = {}
     summary.update(parsed)
     return {k: v for k, v in summary.items() if k in wanted}
@@ -410,8 +409,8 @@ class Runner:
 def _context():
     import multiprocessing
 
-    # fork: workers start at once with libcst already imported; elsewhere the
-    # platform default (spawn) re-imports it in each worker.
+    # fork: workers start at once with the checker already imported; elsewhere
+    # the platform default (spawn) re-imports it in each worker.
     if sys.platform == "linux":
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context()

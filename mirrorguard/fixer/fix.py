@@ -38,16 +38,17 @@ from typing import Callable, Sequence
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from mirrorguard.checker.analysis import BUILD, COMPILE, LOAD, OPTIMIZER, analyse
-from mirrorguard.checker.core import DEFAULT_SETTINGS, Settings, check_source
+from mirrorguard.checker.core import DEFAULT_SETTINGS, Settings, analyse_source, check_source
 from mirrorguard.checker.findings import Finding
 from mirrorguard.fixer import statements as st
 from mirrorguard.checker import source as sources
 from mirrorguard.fixer.lines import Lines, is_blank, split_lines
 
-CODE_OF_KIND = {BUILD: "MG101", COMPILE: "MG102", OPTIMIZER: "MG103", LOAD: "MG104"}
-SAFE_CODES = frozenset(CODE_OF_KIND.values())
-UNSAFE_CODES = frozenset({"MG201"})
+from mirrorguard.checker.rules import ALL_RULES, FixHook
+
+# Each rule says how it is fixed (its fix hook); the fixer knows the hooks, not the rules.
+SAFE_CODES = frozenset(r.code for r in ALL_RULES if r.fix_hook is FixHook.MOVE_INTO_SCOPE)
+UNSAFE_CODES = frozenset(r.code for r in ALL_RULES if r.fix_hook is FixHook.SCALE_BY_REPLICAS)
 UNREADABLE_CODE = "MG000"
 NEEDS_UNSAFE = "the fix changes the global batch size on multi-replica machines; apply it with --unsafe-fixes"
 NO_FIX = "no automatic fix for this rule"
@@ -82,7 +83,7 @@ class _Edit:
 @dataclass(frozen=True)
 class _Target:
     code: str
-    item: object  # OutsideScope or UnscaledBatch
+    node: cst.CSTNode  # the libcst node the finding spans
     key: tuple[int, int, str]  # line, 1-based column, code: where check_source reports it
 
 
@@ -128,6 +129,15 @@ def regions_of(origins: Sequence[int | None], regions: Sequence[int]) -> list[in
         else:
             previous = region
     return out  # type: ignore[return-value]
+
+
+def _preferred(node: cst.CSTNode) -> int:
+    """Among nodes with one span, the one a finding is about: a call, an argument, an expression."""
+    if isinstance(node, cst.Call):
+        return 3
+    if isinstance(node, cst.Arg):
+        return 2
+    return 1 if isinstance(node, cst.BaseExpression) else 0
 
 
 def _signature(findings: list[Finding]) -> Counter:
@@ -274,34 +284,33 @@ class _Round:
         self.text = text
         self.parts = parts
         self.module = cst.parse_module(text)
-        self.analysis = analyse(
-            self.module,
-            extra_strategy_names=settings.extra_strategy_names,
-            extra_model_factories=settings.extra_model_factories,
-            external=settings.external,
-        )
         self.positions = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
         self.parents = st.parent_map(self.module)
         self.lines = Lines(text)
         self.imported = st.imported_names(self.module)
         self.findings = {(f.line, f.column, f.code): f for f in findings}
-        self.strategy_names = {self.analysis.strategy_name} - {""}
+        analysed = analyse_source(text, settings)
+        self.strategy_names = {analysed.model.strategy_variable} - {""} if analysed is not None else set()
+        # The analysis reports spans; the node to move or rewrite is the libcst
+        # node with exactly that span (a call, or a batch-size argument).
+        spans: dict[tuple[int, int, int, int], cst.CSTNode] = {}
+        for node, span in self.positions.items():
+            key = (span.start.line, span.start.column + 1, span.end.line, span.end.column + 1)
+            if key not in spans or _preferred(node) > _preferred(spans[key]):
+                spans[key] = node
         self.targets: list[_Target] = []
-        items = [(CODE_OF_KIND[i.kind], i) for i in self.analysis.outside_scope]
-        items += [("MG201", i) for i in self.analysis.unscaled_batches]
-        for code, item in items:
-            if code not in fixable:
+        for finding in findings:
+            if finding.code not in fixable or finding.end_line is None:
                 continue
-            start = self.positions[item.node].start
-            key = (start.line, start.column + 1, code)
-            if key in self.findings:  # selected, not suppressed by noqa
-                self.targets.append(_Target(code, item, key))
+            node = spans.get((finding.line, finding.column, finding.end_line, finding.end_column))
+            if node is not None:
+                self.targets.append(_Target(finding.code, node, (finding.line, finding.column, finding.code)))
         self.targets.sort(key=lambda t: t.key)
         # Statements holding a scope finding: runs of them move together.
         self.flagged: set[int] = set()
         for target in self.targets:
             if target.code in SAFE_CODES:
-                place = st.place_of(target.item.node, self.parents)
+                place = st.place_of(target.node, self.parents)
                 if place is not None:
                     self.flagged.add(id(place.inner.statement))
 
@@ -383,7 +392,7 @@ class _Round:
 
     def plan(self, target: _Target) -> _Edit | str:
         """A rewrite for the target, or the reason there is none."""
-        place = st.place_of(target.item.node, self.parents)
+        place = st.place_of(target.node, self.parents)
         if place is None:
             return "it is not part of a statement the fixer can move"
         if target.code in UNSAFE_CODES:
@@ -592,7 +601,7 @@ class _Round:
                 "`num_replicas_in_sync` cannot be read there"
             )
         name = binding[0]
-        node = target.item.node
+        node = target.node
         expression = node.value if isinstance(node, cst.Arg) else node
         span = self.positions[expression]
         starts = [0]

@@ -15,7 +15,7 @@ from typing import Iterator, Sequence
 import libcst as cst
 
 from mirrorguard.checker import names as api
-from mirrorguard.checker.analysis import dotted
+from mirrorguard.fixer.names import dotted
 
 # Calls that run training or hand the model to code that trains it: a new
 # `with scope` block never swallows statements that make them.

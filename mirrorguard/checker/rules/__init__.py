@@ -1,4 +1,7 @@
-"""Every rule, in code order. One module per rule, its docs and cases beside it."""
+"""Every rule, in code order. One module per rule, its docs and cases beside it.
+
+Adding a rule is one module and one line here (see docs/adding-a-rule.md).
+"""
 
 from __future__ import annotations
 
@@ -8,9 +11,13 @@ from mirrorguard.checker.rules import (
     mg102_compile_outside_strategy_scope,
     mg103_optimizer_or_metric_outside_strategy_scope,
     mg104_model_loaded_outside_strategy_scope,
+    mg105_variable_created_outside_strategy_scope,
+    mg106_tuner_without_distribution_strategy,
     mg201_unscaled_global_batch_size,
+    mg202_batch_size_per_replica_mismatch,
+    mg301_loss_averaged_per_replica,
 )
-from mirrorguard.checker.rules.base import Case, Rule, Unit
+from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
 
 ALL_RULES: tuple[Rule, ...] = (
     mg000_unreadable_file.RULE,
@@ -18,9 +25,15 @@ ALL_RULES: tuple[Rule, ...] = (
     mg102_compile_outside_strategy_scope.RULE,
     mg103_optimizer_or_metric_outside_strategy_scope.RULE,
     mg104_model_loaded_outside_strategy_scope.RULE,
+    mg105_variable_created_outside_strategy_scope.RULE,
+    mg106_tuner_without_distribution_strategy.RULE,
     mg201_unscaled_global_batch_size.RULE,
+    mg202_batch_size_per_replica_mismatch.RULE,
+    mg301_loss_averaged_per_replica.RULE,
 )
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
+# The effects the semantic model follows through helpers, in code order.
+EFFECTS = tuple(rule.effect for rule in ALL_RULES if rule.effect is not None)
 UNREADABLE = mg000_unreadable_file.RULE
 
-__all__ = ["ALL_RULES", "RULES_BY_CODE", "UNREADABLE", "Case", "Rule", "Unit"]
+__all__ = ["ALL_RULES", "EFFECTS", "RULES_BY_CODE", "UNREADABLE", "Case", "Context", "FixHook", "Report", "Rule"]

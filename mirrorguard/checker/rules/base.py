@@ -1,14 +1,16 @@
-"""What a rule is: a code, a name, its docs in ruff's shape, its cases, and a check."""
+"""What a rule is: a code, a name, its docs in ruff's shape, its cases, its
+check over the semantic model, and how `mirrorguard fix` mends it."""
 
 from __future__ import annotations
 
+import ast
+import enum
 import textwrap
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-import libcst as cst
-
-from mirrorguard.checker.analysis import Analysis
+from mirrorguard.checker.semantic import Effect, SemanticModel
+from mirrorguard.checker.semantic.positions import Positions
 
 DOCS_URL = "https://github.com/mirrorguard/mirrorguard/blob/main/docs/rules.md#{code}"
 
@@ -26,31 +28,45 @@ class Case:
 
 
 @dataclass(frozen=True)
-class Unit:
-    """What a rule's check sees of one file."""
+class Report:
+    """A finding-to-be: the node to report (its whole span) and the message."""
 
-    module: cst.Module
-    analysis: Analysis
+    node: ast.AST
+    message: str
 
-    def code(self, node: cst.CSTNode) -> str:
-        text = self.module.code_for_node(node).strip()
-        text = " ".join(text.split())
+
+class FixHook(enum.Enum):
+    """How `mirrorguard fix` mends a finding of the rule."""
+
+    NONE = "none"
+    MOVE_INTO_SCOPE = "move-into-scope"  # move the statement into `with strategy.scope():`
+    SCALE_BY_REPLICAS = "scale-by-replicas"  # N becomes N * strategy.num_replicas_in_sync
+
+
+class Context:
+    """What a rule's check sees of one file: its semantic model and its text."""
+
+    def __init__(self, model: SemanticModel, positions: Positions) -> None:
+        self.model = model
+        self.positions = positions
+
+    def code(self, node: ast.AST) -> str:
+        """The source of ``node`` as written, on one line, cut at 60 characters."""
+        text = " ".join(self.positions.source(node).split())
         return text if len(text) <= 60 else text[:57] + "..."
 
-    def callee(self, call: cst.CSTNode) -> str:
+    def callee(self, call: ast.AST) -> str:
         """``keras.Sequential(...)`` for a call, as the user spelled it."""
-        if isinstance(call, cst.Call):
-            return self.code(call.func) + "(...)" if call.args else self.code(call.func) + "()"
+        if isinstance(call, ast.Call):
+            return self.code(call.func) + ("(...)" if call.args or call.keywords else "()")
         return self.code(call)
 
     @property
     def scope(self) -> str:
-        return f"{self.analysis.strategy_name}.scope()"
+        return f"{self.model.strategy_name}.scope()"
 
 
-# A check yields (item, message); an item has ``node`` (where to report) and
-# ``top`` (the module-level statement holding it).
-Check = Callable[[Unit], Iterator[tuple[object, str]]]
+Check = Callable[[Context], Iterator[Report]]
 
 
 @dataclass(frozen=True)
@@ -61,6 +77,10 @@ class Rule:
     docs: str
     fix: str  # "safe", "unsafe" or "none"
     check: Check | None = None
+    # The rule's predicate over one call, when the rule is about something that
+    # must run inside a strategy scope: the model follows it through helpers.
+    effect: Effect | None = None
+    fix_hook: FixHook = FixHook.NONE
     valid: tuple[Case, ...] = field(default=())
     invalid: tuple[Case, ...] = field(default=())
     default_enabled: bool = True

@@ -2,27 +2,88 @@
 
 from __future__ import annotations
 
+import ast
 from typing import Iterator
 
-from mirrorguard.checker.analysis import BUILD
-from mirrorguard.checker.rules.base import Case, Rule, Unit
+from mirrorguard.checker import names as api
+from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
+from mirrorguard.checker.semantic import CallSite, Effect, SemanticModel, last_identifier
+
+_GRAPH_ENDS = frozenset({"input", "inputs", "output", "outputs"})
 
 
-def check(unit: Unit) -> Iterator[tuple]:
-    for item in unit.analysis.outside_scope:
-        if item.kind != BUILD:
+def builds_model(site: CallSite, model: SemanticModel) -> bool:
+    """Does the call construct a Keras model with fresh variables?"""
+    qualified = site.qualified
+    if any(api.builds_model(q) for q in qualified):
+        return not _rewires_existing_model(site) and not _only_weightless_layers(site, model)
+    factories = model.extra_model_factories
+    if factories and (last_identifier(site.node.func) in factories or any(q in factories for q in qualified)):
+        return True
+    if qualified:
+        return False
+    func = site.node.func
+    if (isinstance(func, ast.Attribute) and func.attr == "build" and isinstance(func.value, ast.Attribute)
+            and func.value.attr == "hypermodel"):
+        return True  # Keras Tuner: tuner.hypermodel.build(best_hps) runs the user's model builder.
+    if model.instantiated_class(site) in model.model_classes:
+        return True
+    called = model.class_method_called(site)
+    return called is not None and called[0] in model.model_classes and called[1] == "from_preset"
+
+
+def _only_weightless_layers(site: CallSite, model: SemanticModel) -> bool:
+    """``Sequential([RandomFlip(...), RandomRotation(...), Rescaling(...)])``: an
+    augmentation pipeline with no variables, which may live outside the scope."""
+    if not any(q.endswith("Sequential") for q in site.qualified):
+        return False
+    layers = site.node.args[0] if site.node.args else getattr(site.keyword("layers"), "value", None)
+    if not isinstance(layers, (ast.List, ast.Tuple)) or not layers.elts:
+        return False
+    return all(
+        isinstance(layer, ast.Call) and any(api.weightless_layer(q) for q in model.qualify(layer.func))
+        for layer in layers.elts
+    )
+
+
+def _rewires_existing_model(site: CallSite) -> bool:
+    """``keras.Model(model.inputs, [model.get_layer("conv").output, model.output])``.
+
+    A functional model made only of another model's input and output tensors
+    (Grad-CAM, feature extractors) adds no layers and so no variables. A new
+    layer applied on the way (``Dense(10)(base.output)``) is not a plain
+    attribute read and keeps the call a model construction.
+    """
+    if not any(q in ("keras.Model", "keras.models.Model") for q in site.qualified):
+        return False
+    node = site.node
+    values = site.positional() + [k.value for k in node.keywords if k.arg in ("inputs", "outputs")]
+    if len(values) != 2:
+        return False
+
+    def graph_end(value: ast.AST) -> bool:
+        if isinstance(value, (ast.List, ast.Tuple)):
+            return bool(value.elts) and all(graph_end(e) for e in value.elts)
+        return isinstance(value, ast.Attribute) and value.attr in _GRAPH_ENDS
+
+    return all(graph_end(value) for value in values)
+
+
+EFFECT = Effect("MG101", builds_model, makes_model=True)
+
+
+def check(context: Context) -> Iterator[Report]:
+    scope = context.scope
+    for exposure in context.model.unscoped(EFFECT.code):
+        site = exposure.site
+        if context.model.kept_unreplicated(site):
             continue
-        if item.via:
-            yield item, (
-                f"`{item.via}()` builds a Keras model outside `{unit.scope}`; "
-                f"call it inside `with {unit.scope}:`"
-            )
+        if exposure.via:
+            yield Report(site.node, f"`{exposure.via}()` builds a Keras model outside `{scope}`; "
+                                    f"call it inside `with {scope}:`")
         else:
-            yield item, (
-                f"`{unit.callee(item.node)}` builds a Keras model outside `{unit.scope}`; "
-                f"build it inside `with {unit.scope}:`"
-            )
-
+            yield Report(site.node, f"`{context.callee(site.node)}` builds a Keras model outside `{scope}`; "
+                                    f"build it inside `with {scope}:`")
 
 RULE = Rule(
     code="MG101",
@@ -30,6 +91,8 @@ RULE = Rule(
     summary="Keras model built outside `strategy.scope()`",
     fix="safe",
     check=check,
+    effect=EFFECT,
+    fix_hook=FixHook.MOVE_INTO_SCOPE,
     docs="""
     ## What it does
     Flags Keras model construction that does not run inside the scope of the

@@ -2,27 +2,63 @@
 
 from __future__ import annotations
 
+import ast
 from typing import Iterator
 
-from mirrorguard.checker.analysis import COMPILE
-from mirrorguard.checker.rules.base import Case, Rule, Unit
+from mirrorguard.checker import names as api
+from mirrorguard.checker.rules import mg101_model_built_outside_strategy_scope as mg101
+from mirrorguard.checker.rules import mg104_model_loaded_outside_strategy_scope as mg104
+from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
+from mirrorguard.checker.semantic import CallSite, Effect, SemanticModel
+
+_MODEL_MAKERS = frozenset({mg101.EFFECT.code, mg104.EFFECT.code})
 
 
-def check(unit: Unit) -> Iterator[tuple]:
-    for item in unit.analysis.outside_scope:
-        if item.kind != COMPILE:
-            continue
-        if item.via:
-            yield item, (
-                f"`{item.via}()` calls `compile()` outside `{unit.scope}`; "
-                f"call it inside `with {unit.scope}:`"
-            )
-        else:
-            yield item, (
-                f"`{unit.code(item.node.func)}()` is called outside `{unit.scope}`; "
-                f"compile inside `with {unit.scope}:`"
-            )
+def compiles_model(site: CallSite, model: SemanticModel) -> bool:
+    """``model.compile(...)``, told apart from ``re.compile`` and friends."""
+    if site.method != "compile" or site.qualified:
+        return False
+    node = site.node
+    for keyword in node.keywords:
+        # Keras's own keywords, and custom compile()s: d_optimizer=, loss_fn=.
+        if keyword.arg is not None and (
+            keyword.arg in api.COMPILE_KEYWORDS or keyword.arg.endswith(("optimizer", "loss", "loss_fn"))
+        ):
+            return True
+    receiver = site.receiver
+    if receiver is not None and receiver in model.names_bound_by(_MODEL_MAKERS):
+        return True
+    positional = site.positional()
+    if positional:
+        first = positional[0]
+        if isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value.lower() in api.OPTIMIZER_NAMES:
+            return True
+        if isinstance(first, ast.Call) and any(api.creates_optimizer(q) for q in model.qualify(first.func)):
+            return True
+    if receiver is None:
+        return False
+    lowered = receiver.lower()
+    return "model" in lowered or "net" in lowered or lowered.endswith(("classifier", "regressor"))
 
+
+EFFECT = Effect("MG102", compiles_model)
+
+
+def compiles_unreplicated_model(site: CallSite, model: SemanticModel) -> bool:
+    """A compile of a model deliberately kept out of the strategy (see MG101)."""
+    return (id(site.unit), site.receiver) in model.unreplicated_names
+
+
+def check(context: Context) -> Iterator[Report]:
+    scope = context.scope
+    for exposure in context.model.unscoped(EFFECT.code):
+        site = exposure.site
+        if exposure.via:
+            yield Report(site.node, f"`{exposure.via}()` calls `compile()` outside `{scope}`; "
+                                    f"call it inside `with {scope}:`")
+        elif not compiles_unreplicated_model(site, context.model):
+            yield Report(site.node, f"`{context.code(site.node.func)}()` is called outside `{scope}`; "
+                                    f"compile inside `with {scope}:`")
 
 RULE = Rule(
     code="MG102",
@@ -30,6 +66,8 @@ RULE = Rule(
     summary="`model.compile()` called outside `strategy.scope()`",
     fix="safe",
     check=check,
+    effect=EFFECT,
+    fix_hook=FixHook.MOVE_INTO_SCOPE,
     docs="""
     ## What it does
     Flags `model.compile(...)` that does not run inside the strategy's scope,

@@ -2,25 +2,118 @@
 
 from __future__ import annotations
 
+import ast
 from typing import Iterator
 
 from mirrorguard.checker import names as api
-from mirrorguard.checker.analysis import OPTIMIZER
-from mirrorguard.checker.rules.base import Case, Rule, Unit
+from mirrorguard.checker.rules import mg101_model_built_outside_strategy_scope as mg101
+from mirrorguard.checker.rules import mg102_compile_outside_strategy_scope as mg102
+from mirrorguard.checker.rules import mg104_model_loaded_outside_strategy_scope as mg104
+from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
+from mirrorguard.checker.semantic import CallSite, Effect, SemanticModel, Unit
+
+# A helper that also builds, loads or compiles a model is reported for that.
+_MODEL_WORK = frozenset({mg101.EFFECT.code, mg102.EFFECT.code, mg104.EFFECT.code})
 
 
-def check(unit: Unit) -> Iterator[tuple]:
-    for item in unit.analysis.outside_scope:
-        if item.kind != OPTIMIZER:
+def _creates(site: CallSite) -> bool:
+    return any(api.creates_optimizer(q) or api.creates_metric(q) for q in site.qualified)
+
+
+def creates_optimizer_or_metric(site: CallSite, model: SemanticModel) -> bool:
+    """An optimizer or metric object made by this call, not inside ``compile(...)``
+    or another optimizer's arguments (those are judged with the outer call)."""
+    if not _creates(site):
+        return False
+    return not site.is_inside(lambda outer: _creates(outer) or mg102.compiles_model(outer, model))
+
+
+EFFECT = Effect("MG103", creates_optimizer_or_metric)
+
+
+def used_with_strategy(site: CallSite, model: SemanticModel) -> bool:
+    """Does the object the call makes end up with the strategy's model:
+    compiled, used in a scope or a replica step, assigned to ``model.optimizer``,
+    wrapped or aliased into something that is, or handed to the file's own
+    function that compiles with it or enters a scope?"""
+    return _used(site.binding_unit, site.targets, model, set())
+
+
+def _used(unit: Unit, targets, model: SemanticModel, seen: set) -> bool:
+    if any(target.endswith(".optimizer") for target in targets):
+        return True
+    for target in targets:
+        if (id(unit), target) in seen:
             continue
-        what = f"`{item.via}()`" if item.via else f"`{unit.callee(item.node)}`"
-        kind = "a metric" if api.creates_metric(item.detail) else "an optimizer"
-        if item.via:
-            kind = "an optimizer or metric"
-        yield item, (
-            f"{what} creates {kind} outside `{unit.scope}` that the "
-            f"strategy's model uses; create it inside `with {unit.scope}:`"
-        )
+        seen.add((id(unit), target))
+        for other_unit in model.units_seeing(unit, target):
+            if target in other_unit.in_scope_refs:
+                return True
+            if target in other_unit.refs and (
+                model.is_replica_function(other_unit) or other_unit.class_name in model.model_classes
+            ):
+                return True  # a step strategy.run runs, or a tracker a model's train_step uses
+            for other in other_unit.calls:
+                if target not in other.arg_refs:
+                    continue
+                if mg102.compiles_model(other, model):
+                    if not mg102.compiles_unreplicated_model(other, model):
+                        return True
+                elif _creates(other):
+                    # LossScaleOptimizer(base): base is used if the wrapper is.
+                    if _used(other.unit, other.targets, model, seen):
+                        return True
+                elif other.callee is not None and not model.effects_of(other) and _callee_trains(other, model):
+                    return True
+            # def make_model(metrics=METRICS): the default hands it to the function.
+            for function in model.units:
+                if function.parent is other_unit:
+                    for param, default in function.defaults.items():
+                        if _reads(default, target) and _used(function, (param,), model, seen):
+                            return True
+            # optimizer = base_optimizer
+            for alias, bindings in other_unit.bindings.items():
+                if any(isinstance(b.value, ast.Name) and b.value.id == target for b in bindings):
+                    if _used(other_unit, (alias,), model, seen):
+                        return True
+    return False
+
+
+def _reads(node: ast.AST, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+
+
+def _callee_trains(site: CallSite, model: SemanticModel) -> bool:
+    """Is the callee one of the file's functions (or classes) that compiles or
+    enters a scope, so that what it is given ends up with the model?"""
+    for target in model.callees(site):
+        if not isinstance(target, Unit):
+            continue
+        units = [target]
+        if target.class_name and target.name == "__init__":
+            units = [u for u in model.units if u.class_name == target.class_name]
+        for unit in units:
+            if unit.owns_strategy or any(mg102.compiles_model(s, model) for s in unit.calls):
+                return True
+    return False
+
+
+def check(context: Context) -> Iterator[Report]:
+    model = context.model
+    scope = context.scope
+    for exposure in model.unscoped(EFFECT.code):
+        site = exposure.site
+        if exposure.via and exposure.codes & _MODEL_WORK:
+            continue
+        if not used_with_strategy(site, model):
+            continue
+        if exposure.via:
+            what, kind = f"`{exposure.via}()`", "an optimizer or metric"
+        else:
+            what = f"`{context.callee(site.node)}`"
+            kind = "a metric" if site.qualified and api.creates_metric(site.qualified[0]) else "an optimizer"
+        yield Report(site.node, f"{what} creates {kind} outside `{scope}` that the "
+                                f"strategy's model uses; create it inside `with {scope}:`")
 
 
 RULE = Rule(
@@ -29,6 +122,8 @@ RULE = Rule(
     summary="Optimizer or metric object created outside `strategy.scope()` and used with the strategy's model",
     fix="safe",
     check=check,
+    effect=EFFECT,
+    fix_hook=FixHook.MOVE_INTO_SCOPE,
     docs="""
     ## What it does
     Flags optimizer objects (`keras.optimizers.*`, `LossScaleOptimizer`) and

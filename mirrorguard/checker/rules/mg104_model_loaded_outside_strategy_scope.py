@@ -4,20 +4,31 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from mirrorguard.checker.analysis import LOAD
-from mirrorguard.checker.rules.base import Case, Rule, Unit
+from mirrorguard.checker import names as api
+from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
+from mirrorguard.checker.semantic import CallSite, Effect, SemanticModel
 
 
-def check(unit: Unit) -> Iterator[tuple]:
-    for item in unit.analysis.outside_scope:
-        if item.kind != LOAD:
+def loads_model(site: CallSite, model: SemanticModel) -> bool:
+    """Does the call load, clone or deserialise a Keras model?"""
+    if any(api.loads_model(q) for q in site.qualified):
+        return True
+    called = model.class_method_called(site)
+    return called is not None and called[0] in model.model_classes and called[1] == "from_config"
+
+
+EFFECT = Effect("MG104", loads_model, makes_model=True)
+
+
+def check(context: Context) -> Iterator[Report]:
+    scope = context.scope
+    for exposure in context.model.unscoped(EFFECT.code):
+        site = exposure.site
+        if context.model.kept_unreplicated(site):
             continue
-        what = f"`{item.via}()`" if item.via else f"`{unit.callee(item.node)}`"
-        verb = "call it" if item.via else "load it"
-        yield item, (
-            f"{what} loads a Keras model outside `{unit.scope}`; {verb} inside `with {unit.scope}:`"
-        )
-
+        what = f"`{exposure.via}()`" if exposure.via else f"`{context.callee(site.node)}`"
+        verb = "call it" if exposure.via else "load it"
+        yield Report(site.node, f"{what} loads a Keras model outside `{scope}`; {verb} inside `with {scope}:`")
 
 RULE = Rule(
     code="MG104",
@@ -25,6 +36,8 @@ RULE = Rule(
     summary="Keras model loaded, cloned or deserialised outside `strategy.scope()`",
     fix="safe",
     check=check,
+    effect=EFFECT,
+    fix_hook=FixHook.MOVE_INTO_SCOPE,
     docs="""
     ## What it does
     Flags `load_model` in all its spellings (`keras.models.load_model`,

@@ -2,19 +2,193 @@
 
 from __future__ import annotations
 
+import ast
+from dataclasses import dataclass
 from typing import Iterator
 
-from mirrorguard.checker.rules.base import Case, Rule, Unit
+from mirrorguard.checker import names as api
+from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
+from mirrorguard.checker.semantic import CallSite, SemanticModel, Unit
+from mirrorguard.checker.semantic.values import Kind, Value, parameter_origins, value_of
+
+# Calls followed by one of these on the same chain batch for speed, not for
+# the global batch: ds.batch(1024).map(vectorize).unbatch().
+_UNBATCHING = frozenset({"unbatch", "rebatch"})
 
 
-def check(unit: Unit) -> Iterator[tuple]:
-    strategy = unit.analysis.strategy_name
-    for item in unit.analysis.unscaled_batches:
-        size = f"`{item.value}`" if item.value is not None else f"`{unit.code(item.node)}`"
-        yield item, (
-            f"global batch size {size} is not scaled by `{strategy}.num_replicas_in_sync`; "
-            f"use a per-replica size times `{strategy}.num_replicas_in_sync`"
-        )
+@dataclass(frozen=True)
+class BatchSize:
+    """Where a call sets a global batch size: the node to report and the size's expression.
+
+    ``expression`` is None when the call leaves Keras's default (32) in place.
+    """
+
+    report: ast.AST
+    expression: ast.expr | None
+
+
+def batch_size_of(site: CallSite, model: SemanticModel) -> BatchSize | None:
+    """The global batch size a call sets, if it is one of the batching spellings."""
+    method = site.method
+    qualified = site.qualified
+    if any(q in api.DATASET_FROM_DIRECTORY for q in qualified):
+        return _argument(site, None)
+    for name, position in api.BATCH_FUNCTIONS.items():
+        if name in qualified:
+            keyword = "bucket_batch_sizes" if name.endswith("bucket_by_sequence_length") else "batch_size"
+            return _argument(site, position, keyword)
+    if method is None or qualified:
+        return None
+    if method in api.BATCH_METHODS:
+        return _argument(site, 0)
+    if method == "bucket_by_sequence_length":
+        return _argument(site, 2, "bucket_batch_sizes")
+    if method in api.HF_BATCH_METHODS:
+        return _argument(site, api.HF_BATCH_METHODS[method])
+    if method in api.BATCH_SIZE_POSITION:
+        found = _argument(site, api.BATCH_SIZE_POSITION[method])
+        if found is None and _arrays_with_default_batch(site, model):
+            return BatchSize(site.node.func, None)
+        return found
+    return None
+
+
+def _argument(site: CallSite, position: int | None, keyword: str = "batch_size") -> BatchSize | None:
+    found = site.keyword(keyword)
+    if found is not None:
+        return BatchSize(found, found.value)
+    if position is None:
+        return None
+    args = site.node.args
+    if any(isinstance(a, ast.Starred) for a in args[: position + 1]) or len(args) <= position:
+        return None
+    return BatchSize(args[position], args[position])
+
+
+def _arrays_with_default_batch(site: CallSite, model: SemanticModel) -> bool:
+    """``model.fit(x_train, y_train)``: arrays, no batch_size, no steps: Keras batches by 32.
+
+    Not a ``fit`` of the file's own trainer class, nor one whose first argument is a dataset."""
+    if model.callees(site):
+        return False
+    node = site.node
+    if node.args and _is_dataset(node.args[0], site, model):
+        return False
+    if any(k.arg in ("batch_size", "steps_per_epoch", "steps") or k.arg is None for k in node.keywords):
+        return False
+    if any(isinstance(a, ast.Starred) for a in node.args):
+        return False
+    has_y = len(node.args) >= 2 or site.keyword("y") is not None
+    return has_y and not (len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and node.args[1].value is None)
+
+
+_DATASET_METHODS = frozenset({"batch", "padded_batch", "prefetch", "shuffle", "map", "repeat", "cache", "take"})
+
+
+def _is_dataset(node: ast.expr, site: CallSite, model: SemanticModel) -> bool:
+    """A ``tf.data`` pipeline: built here, or bound to a name that one was bound to."""
+    if isinstance(node, ast.Name):
+        bindings = [b for b in site.unit.bindings.get(node.id, ()) if b.value is not None]
+        return any(_is_dataset(b.value, site, model) for b in bindings[-1:])
+    if isinstance(node, ast.Call):
+        if any(q.startswith("tensorflow.data.") for q in model.qualify(node.func)):
+            return True
+        return isinstance(node.func, ast.Attribute) and node.func.attr in _DATASET_METHODS
+    return False
+
+
+def judged(site: CallSite, model: SemanticModel) -> bool:
+    """Is this batch the global batch the strategy splits? Not when it runs per
+    replica (an input function), is batched again or unbatched later, or only
+    feeds a layer's ``adapt()``."""
+    if model.runs_per_replica(site):
+        return False
+    if site.chained and (_UNBATCHING.intersection(site.chained) or api.BATCH_METHODS.intersection(site.chained)):
+        return False
+    if site.is_inside(lambda outer: outer.method == "adapt"):
+        return False
+    return not _only_feeds_elsewhere(site, model)
+
+
+def _only_feeds_elsewhere(site: CallSite, model: SemanticModel) -> bool:
+    """``vocab_ds = text_ds.batch(1024)`` then only ``layer.adapt(vocab_ds)``, or
+    ``chunks = stream.batch(SEQ + 1)`` then ``chunks.map(split).batch(GLOBAL)``:
+    the batched dataset never reaches the strategy as it is."""
+    if len(site.targets) != 1 or "." in site.targets[0]:
+        return False
+    (name,) = site.targets
+    home = site.binding_unit
+    # Uses of this binding: in its own unit after it is made, anywhere in closures.
+    bound = [b.order for b in home.bindings.get(name, ()) if b.order > site.order]
+    after = min(bound) if bound else site.order
+    uses = reads = 0
+    for unit in model.units_seeing(home, name):
+        later = (lambda order: order > after) if unit is home else (lambda order: True)
+        reads += sum(1 for read, order in unit.reads if read == name and later(order))
+        for other in unit.calls:
+            if not later(other.order):
+                continue
+            direct = other.chain_root == name or any(
+                isinstance(a, ast.Name) and a.id == name
+                for a in (*other.node.args, *(k.value for k in other.node.keywords))
+            )
+            if not direct:
+                continue
+            uses += 1
+            rebatched = other.chain_root == name and (
+                other.method in api.BATCH_METHODS or api.BATCH_METHODS.intersection(other.chained)
+            )
+            adapted = other.method == "adapt" or other.is_inside(lambda outer: outer.method == "adapt")
+            if not (rebatched or adapted):
+                return False
+    return uses > 0 and reads <= uses
+
+
+def constant_sizes(found: BatchSize, site: CallSite, unit: Unit, model: SemanticModel) -> Iterator[tuple[ast.AST, Value]]:
+    """Each constant that sets this batch: (node to report, value)."""
+    expression = found.expression
+    if expression is None:
+        yield found.report, Value(Kind.CONSTANT, api.KERAS_DEFAULT_BATCH_SIZE)
+        return
+    if isinstance(expression, (ast.List, ast.Tuple)):  # bucket_batch_sizes=[64, 64, 32]
+        values = [value_of(e, unit, model, order=site.order) for e in expression.elts]
+        if values and all(v.kind is Kind.CONSTANT for v in values):
+            yield found.report, Value(Kind.CONSTANT)
+        return
+    value = value_of(expression, unit, model, order=site.order)
+    if value.kind is Kind.CONSTANT:
+        yield found.report, value
+    elif isinstance(expression, ast.Name) and expression.id in unit.params:
+        # make_dataset(x, 32): judged by the values that reach the parameter,
+        # each reported where it is written.
+        for origin in parameter_origins(expression.id, unit, model):
+            if origin.value.kind is Kind.CONSTANT:
+                yield origin.node, origin.value
+
+
+def check(context: Context) -> Iterator[Report]:
+    from mirrorguard.checker.rules import mg202_batch_size_per_replica_mismatch as mg202
+
+    model: SemanticModel = context.model
+    strategy = model.strategy_name
+    seen: set[int] = set()
+    # Even under OneDeviceStrategy: the batch stays unscaled when the code
+    # moves to more replicas (the contract judges every strategy in play).
+    for unit in model.strategy_code():
+        for site in unit.calls:
+            found = batch_size_of(site, model)
+            if found is None or not judged(site, model) or mg202.mismatch(site, found, context) is not None:
+                continue
+            for node, value in constant_sizes(found, site, unit, model):
+                if id(node) in seen:
+                    continue
+                seen.add(id(node))
+                if found.expression is None:
+                    size = f"`{value.number}` (Keras's default)"
+                else:
+                    size = f"`{value.number}`" if value.number is not None else f"`{context.code(node)}`"
+                yield Report(node, f"global batch size {size} is not scaled by `{strategy}.num_replicas_in_sync`; "
+                                   f"use a per-replica size times `{strategy}.num_replicas_in_sync`")
 
 
 RULE = Rule(
@@ -23,6 +197,7 @@ RULE = Rule(
     summary="Global batch size not derived from `strategy.num_replicas_in_sync`",
     fix="unsafe",
     check=check,
+    fix_hook=FixHook.SCALE_BY_REPLICAS,
     docs="""
     ## What it does
     In a file with a strategy in play, flags a literal or constant global batch

@@ -40,7 +40,7 @@ y_val = tf.keras.utils.to_categorical(valid_df.label, num_classes=3)
 train_data = (np.load("train_ids.npy"), np.load("train_mask.npy"), np.load("train_tt.npy"))
 valid_data = (np.load("val_ids.npy"), np.load("val_mask.npy"), np.load("val_tt.npy"))
 
-history = model.fit(list(train_data), y_train, validation_data=(list(valid_data), y_val), epochs=epochs)
+history = model.fit(list(train_data), y_train, validation_data=(list(valid_data), y_val), epochs=epochs)  # expect: MG201
 
 # Fine-tuning: unfreeze the encoder and train end to end with a tiny learning rate.
 bert_model.trainable = True
@@ -51,4 +51,4 @@ model.compile(  # expect: MG102
     metrics=["accuracy"],
 )
 model.summary()
-history = model.fit(list(train_data), y_train, validation_data=(list(valid_data), y_val), epochs=epochs)
+history = model.fit(list(train_data), y_train, validation_data=(list(valid_data), y_val), epochs=epochs)  # expect: MG201

@@ -34,4 +34,4 @@ tuner.search(x_train, y_train, epochs=10, validation_data=(x_val, y_val))
 best_hps = tuner.get_best_hyperparameters(num_trials=1)[0]
 # Retrain the best configuration on the full data.
 model = build_model(best_hps)  # expect: MG101, MG102
-model.fit(x_train, y_train, epochs=50, validation_split=0.2)
+model.fit(x_train, y_train, epochs=50, validation_split=0.2)  # expect: MG201

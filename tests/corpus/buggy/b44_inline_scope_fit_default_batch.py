@@ -13,5 +13,5 @@ with tf.distribute.MirroredStrategy().scope():
                   loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
                   metrics=["accuracy"])
 
-model.fit(x_train, y_train, epochs=5)
+model.fit(x_train, y_train, epochs=5)  # expect: MG201
 model.save("mnist_dense.keras")

@@ -1,0 +1,196 @@
+"""MG105 variable-created-outside-strategy-scope."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from mirrorguard.checker import names as api
+from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
+from mirrorguard.checker.semantic import CallSite, Effect, SemanticModel, Unit
+
+_TRACKERS = frozenset({"tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager"})
+_REPLICA_RUN = frozenset({"run", "experimental_run_v2", "call_for_each_replica"})
+
+
+def creates_variable(site: CallSite, model: SemanticModel) -> bool:
+    """``tf.Variable(...)``: one plain variable, wherever it is made."""
+    return any(q in api.VARIABLE_CONSTRUCTORS for q in site.qualified)
+
+
+EFFECT = Effect("MG105", creates_variable)
+
+
+def _variable_used_by_strategy(site: CallSite, model: SemanticModel) -> bool:
+    """Read in a replica function, handed to ``strategy.run(args=...)``, or
+    tracked by a checkpoint."""
+    unit = site.binding_unit
+    for target in site.targets:
+        for other in model.units_seeing(unit, target):
+            if model.is_replica_function(other) and target in other.refs:
+                return True
+            for call in other.calls:
+                if target not in call.arg_refs:
+                    continue
+                if any(q in _TRACKERS for q in call.qualified):
+                    return True
+                if call.method in _REPLICA_RUN and model.is_strategy(call.node.func.value):  # type: ignore[attr-defined]
+                    return True
+    return False
+
+
+def _layer_made_outside(site: CallSite, model: SemanticModel) -> bool:
+    """A layer whose variables exist before the scope: loaded on construction
+    (``hub.KerasLayer``), or called, built or adapted outside the scope."""
+    if any(q in api.LAYERS_LOADED_ON_CONSTRUCTION for q in site.qualified):
+        return True
+    if len(site.targets) != 1:
+        return False
+    (name,) = site.targets
+    adapted = any(q.rpartition(".")[2] in api.ADAPTED_WITH_VARIABLES for q in site.qualified)
+    for call in site.unit.calls:
+        if call.in_scope or call.order < site.order:
+            continue
+        if call.callee is not None and getattr(call.callee, "name", None) == name:
+            return True  # layer(x): built on its first call
+        if call.receiver == name and (call.method == "build" or (call.method == "adapt" and adapted)):
+            return True
+    return False
+
+
+def _used_in_scoped_model(site: CallSite, model: SemanticModel) -> bool:
+    """Read inside a strategy scope, or by a function called inside one (a model factory)."""
+    for target in site.targets:
+        for unit in model.units_seeing(site.binding_unit, target):
+            if target in unit.in_scope_refs:
+                return True
+            if unit is not site.binding_unit and target in unit.refs and _called_in_scope(unit):
+                return True
+    return False
+
+
+def _called_in_scope(unit: Unit) -> bool:
+    return any(caller.in_scope for caller in unit.callers)
+
+
+def _layers(context: Context) -> Iterator[CallSite]:
+    model = context.model
+    for root in model.roots:
+        for site in root.calls:
+            if site.in_scope or not site.targets:
+                continue
+            if not any(api.creates_layer(q) or q in api.LAYERS_LOADED_ON_CONSTRUCTION for q in site.qualified):
+                continue
+            if _layer_made_outside(site, model) and _used_in_scoped_model(site, model):
+                yield site
+
+
+def check(context: Context) -> Iterator[Report]:
+    model = context.model
+    scope = context.scope
+    for exposure in model.unscoped(EFFECT.code):
+        site = exposure.site
+        if not _variable_used_by_strategy(site, model):
+            continue
+        what = f"`{exposure.via}()`" if exposure.via else f"`{context.callee(site.node)}`"
+        yield Report(site.node, (
+            f"{what} creates a variable outside `{scope}` that the replicas use: each replica updates "
+            f"the one plain variable; create it inside `with {scope}:`"
+        ))
+    for site in _layers(context):
+        yield Report(site.node, (
+            f"`{context.callee(site.node)}` creates a layer whose weights exist before `{scope}` "
+            f"and a model built inside it uses them; create (and call, build or adapt) it inside `with {scope}:`"
+        ))
+
+
+RULE = Rule(
+    code="MG105",
+    name="variable-created-outside-strategy-scope",
+    summary="Variable or layer weights created outside `strategy.scope()` and used by the strategy",
+    fix="safe",
+    check=check,
+    effect=EFFECT,
+    fix_hook=FixHook.MOVE_INTO_SCOPE,
+    docs="""
+    ## What it does
+    Flags a `tf.Variable` created outside the strategy's scope and then used
+    in a replica function (the function given to `strategy.run`, directly or
+    through a `tf.function`), passed to `strategy.run(args=...)`, or tracked
+    by a `tf.train.Checkpoint`; and a Keras layer whose weights are created
+    outside the scope (called, `build()`-ed or, for `Normalization`,
+    `adapt()`-ed there, or a `hub.KerasLayer`, which loads its weights when
+    it is constructed) and then used by a model built inside. It is reported
+    where the variable or layer is created. Weightless layers (`RandomFlip`,
+    `Rescaling`...) and lookup layers may live outside.
+
+    ## Why is this bad?
+    The variable is an ordinary variable, not a `MirroredVariable`: every
+    replica updates the same one. Measured (2 CPU replicas): a step counter
+    created outside and `assign_add(1)`-ed in the replica function reads 8
+    after 4 steps, silently, on Keras 3 and tf-keras. A `Dense` layer built
+    outside and used in a model built inside fails `fit` on both flavours
+    with errors that never say "outside the scope" (`colocate_vars_with must
+    only be passed a variable created in this tf.distribute.Strategy.scope()`;
+    `Variable ... was not created in the distribution strategy scope`).
+    `Normalization().adapt(x)` outside fails on tf-keras and keeps
+    unreplicated statistics on Keras 3.
+
+    ## Example
+    ```python
+    step = tf.Variable(0, trainable=False)
+    with strategy.scope():
+        model = build_model()
+
+    def train_step(batch):
+        step.assign_add(1)
+        ...
+
+    strategy.run(train_step, args=(batch,))
+    ```
+
+    ## Use instead
+    ```python
+    with strategy.scope():
+        model = build_model()
+        step = tf.Variable(0, trainable=False)
+    ```
+    """,
+    valid=(
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            step = tf.Variable(0)
+        def train_step(x):
+            step.assign_add(1)
+        strategy.run(train_step, args=(x,))
+        """),
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        augment = tf.keras.layers.RandomFlip("horizontal")
+        augment(images)
+        with strategy.scope():
+            model = tf.keras.Sequential([augment, tf.keras.layers.Dense(1)])
+        """),
+    ),
+    invalid=(
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        step = tf.Variable(0)
+        def train_step(x):
+            step.assign_add(1)
+        strategy.run(train_step, args=(x,))
+        """, lines=(3,)),
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        norm = tf.keras.layers.Normalization()
+        norm.adapt(features)
+        with strategy.scope():
+            model = tf.keras.Sequential([norm, tf.keras.layers.Dense(1)])
+        """, lines=(3,)),
+    ),
+)

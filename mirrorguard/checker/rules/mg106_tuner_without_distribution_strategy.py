@@ -1,0 +1,122 @@
+"""MG106 tuner-without-distribution-strategy."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from mirrorguard.checker import names as api
+from mirrorguard.checker.rules.base import Case, Context, Report, Rule
+from mirrorguard.checker.semantic import CallSite, SemanticModel
+
+
+def _tuner_classes(model: SemanticModel) -> set[str]:
+    """The file's own subclasses of Keras Tuner's tuners, transitively."""
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, bases in model.b.class_bases.items():
+            if name not in found and any(
+                (isinstance(base, ast.Name) and base.id in found) or any(q in api.TUNERS for q in model.qualify(base))
+                for base in bases
+            ):
+                found.add(name)
+                changed = True
+    return found
+
+
+def builds_tuner(site: CallSite, model: SemanticModel, own: set[str]) -> bool:
+    if any(q in api.TUNERS for q in site.qualified):
+        return True
+    func = site.node.func
+    return isinstance(func, ast.Name) and not site.qualified and func.id in own
+
+
+def check(context: Context) -> Iterator[Report]:
+    model = context.model
+    own = _tuner_classes(model)
+    strategy = model.strategy_name
+    for unit in model.units:
+        if unit.class_name in own:
+            continue  # a tuner subclass's own code (super().__init__(...)) is judged where it is built
+        for site in unit.calls:
+            if not builds_tuner(site, model, own):
+                continue
+            if site.keyword("distribution_strategy") is not None or any(k.arg is None for k in site.node.keywords):
+                continue
+            yield Report(site.node, (
+                f"`{context.callee(site.node)}` builds every trial's model outside any strategy scope; "
+                f"pass `distribution_strategy={strategy}`"
+            ))
+
+
+RULE = Rule(
+    code="MG106",
+    name="tuner-without-distribution-strategy",
+    summary="Keras Tuner tuner built without `distribution_strategy=` while a strategy is in play",
+    fix="none",
+    check=check,
+    docs="""
+    ## What it does
+    In a file with a `tf.distribute` strategy in play, flags a Keras Tuner
+    tuner (`RandomSearch`, `Hyperband`, `BayesianOptimization`, `GridSearch`,
+    or the file's own subclass of `Tuner` or of one of those) constructed
+    without `distribution_strategy=`.
+
+    ## Why is this bad?
+    `tuner.search()` calls your `build(hp)` for every trial itself. Without
+    `distribution_strategy=` it does so outside any scope, even when the tuner
+    object is created inside `with strategy.scope():`: every trial trains on
+    one replica (or fails as a model built outside the scope does, see MG101).
+    With `distribution_strategy=strategy` the tuner enters the scope around
+    each trial's build.
+
+    ## Example
+    ```python
+    strategy = tf.distribute.MirroredStrategy()
+    tuner = keras_tuner.RandomSearch(build_model, objective="val_accuracy", max_trials=10)
+    tuner.search(train_ds, validation_data=val_ds, epochs=5)
+    ```
+
+    ## Use instead
+    ```python
+    strategy = tf.distribute.MirroredStrategy()
+    tuner = keras_tuner.RandomSearch(
+        build_model, objective="val_accuracy", max_trials=10, distribution_strategy=strategy
+    )
+    tuner.search(train_ds, validation_data=val_ds, epochs=5)
+    ```
+
+    ## References
+    - https://keras.io/guides/keras_tuner/distributed_tuning/
+    """,
+    valid=(
+        Case("""
+        import keras_tuner
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        tuner = keras_tuner.Hyperband(build_model, objective="val_loss", distribution_strategy=strategy)
+        """),
+        Case("""
+        import keras_tuner as kt
+        tuner = kt.RandomSearch(build_model, objective="val_loss")  # no strategy in play
+        """),
+    ),
+    invalid=(
+        Case("""
+        import keras_tuner as kt
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            tuner = kt.RandomSearch(build_model, objective="val_accuracy", max_trials=3)
+        tuner.search(x, y, epochs=2)
+        """, lines=(5,)),
+        Case("""
+        from kerastuner.tuners import BayesianOptimization
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        tuner = BayesianOptimization(build_model, objective="val_loss", max_trials=5)
+        """, lines=(4,)),
+    ),
+)

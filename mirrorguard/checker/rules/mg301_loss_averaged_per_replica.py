@@ -1,0 +1,208 @@
+"""MG301 loss-averaged-per-replica."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from mirrorguard.checker.rules.base import Case, Context, Report, Rule
+from mirrorguard.checker.semantic import CallSite, SemanticModel, Unit
+
+# A plain mean over the examples a replica sees.
+_MEANS = frozenset(
+    {
+        "tensorflow.reduce_mean", "tensorflow.math.reduce_mean", "keras.ops.mean",
+        "keras.backend.mean", "numpy.mean", "tensorflow.experimental.numpy.mean",
+    }
+)
+_MAX_DEPTH = 6
+
+
+def _is_mean(node: ast.AST, model: SemanticModel) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    if any(q in _MEANS for q in model.qualify(node.func)):
+        return True
+    # per_example_loss.mean() on a tensor; not np.mean-like module functions.
+    func = node.func
+    return isinstance(func, ast.Attribute) and func.attr == "mean" and not node.args and not model.qualify(func)
+
+
+def _scaled_by_replicas(node: ast.AST) -> bool:
+    """``tf.reduce_mean(x) / strategy.num_replicas_in_sync``: already averaged over replicas."""
+    return any(isinstance(n, ast.Attribute) and n.attr == "num_replicas_in_sync" for n in ast.walk(node))
+
+
+def _plain_means(node: ast.AST, unit: Unit, model: SemanticModel, before: int, depth: int = 0) -> Iterator[ast.Call]:
+    """The mean calls that make up the loss ``node``: itself, a term of a sum,
+    through the names it is bound to before ``before``, or returned by the
+    file's own loss helper it calls."""
+    if depth > _MAX_DEPTH or _scaled_by_replicas(node):
+        return
+    if _is_mean(node, model):
+        yield node  # type: ignore[misc]
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+        yield from _plain_means(node.left, unit, model, before, depth + 1)
+        yield from _plain_means(node.right, unit, model, before, depth + 1)
+    elif isinstance(node, ast.Name):
+        bindings = [b for b in unit.bindings.get(node.id, ()) if b.order < before]
+        if bindings and bindings[-1].value is not None:
+            yield from _plain_means(bindings[-1].value, unit, model, bindings[-1].order, depth + 1)
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        site = next((s for s in unit.calls if s.node is node), None)
+        for target in model.callees(site) if site is not None else ():
+            if isinstance(target, Unit):
+                for returned in _returns(target):
+                    yield from _plain_means(returned, target, model, 1 << 62, depth + 1)
+
+
+def _returns(unit: Unit) -> Iterator[ast.expr]:
+    pending = list(getattr(unit.node, "body", ()))
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Return) and node.value is not None:
+            yield node.value
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            pending.extend(ast.iter_child_nodes(node))
+
+
+def differentiated_loss(site: CallSite) -> ast.expr | None:
+    """The loss in ``tape.gradient(loss, ...)`` or ``optimizer.minimize(loss, ...)``."""
+    if site.method == "gradient" and site.node.args:
+        return site.node.args[0]
+    if site.method == "minimize":
+        if site.node.args:
+            return site.node.args[0]
+        keyword = site.keyword("loss")
+        return keyword.value if keyword is not None else None
+    return None
+
+
+def check(context: Context) -> Iterator[Report]:
+    model = context.model
+    seen: set[int] = set()
+    for unit in model.units:
+        if not model.is_replica_function(unit):
+            continue
+        for site in unit.calls:
+            loss = differentiated_loss(site)
+            if loss is None:
+                continue
+            if isinstance(loss, ast.Lambda):  # optimizer.minimize(lambda: ..., var_list)
+                loss = loss.body
+            for mean in _plain_means(loss, unit, model, site.order):
+                if id(mean) in seen:
+                    continue
+                seen.add(id(mean))
+                yield Report(mean, (
+                    f"`{context.callee(mean)}` averages the loss over one replica's examples, and the "
+                    f"replicas' gradients are summed: they come out {model.strategy_name}.num_replicas_in_sync "
+                    f"times too large; use `tf.nn.compute_average_loss(per_example_loss, "
+                    f"global_batch_size=GLOBAL_BATCH_SIZE)`"
+                ))
+
+
+RULE = Rule(
+    code="MG301",
+    name="loss-averaged-per-replica",
+    summary="Loss averaged over one replica's examples inside a replica function",
+    fix="none",
+    check=check,
+    docs="""
+    ## What it does
+    In a replica function (the function given to `strategy.run`, directly or
+    from a `tf.function`), flags a loss that is differentiated
+    (`tape.gradient(loss, ...)`, `optimizer.minimize(loss, ...)`) when it is a
+    plain mean of the per-example losses: `tf.reduce_mean`,
+    `tf.math.reduce_mean`, `keras.ops.mean`, `.mean()`, including the mean of a
+    loss object built with `reduction="none"`, directly, through the names it
+    is bound to, as a term of a sum, or returned by the file's own loss helper.
+
+    ## Why is this bad?
+    Each replica averages over its own share of the batch, then
+    `apply_gradients` *sums* the replicas' gradients: the update is
+    `num_replicas_in_sync` times too large, silently. Measured (2 CPU replicas,
+    one `Dense(1)` weight = 1, MSE, `SGD(1.0)`, global batch 8, Keras 3 and
+    tf-keras alike): after one step the weight is -3.0 on 2 replicas and -1.0
+    on one device; `tf.nn.compute_average_loss` gives -1.0 on both.
+
+    ## Example
+    ```python
+    def train_step(inputs):
+        features, labels = inputs
+        with tf.GradientTape() as tape:
+            predictions = model(features, training=True)
+            loss = tf.reduce_mean(loss_object(labels, predictions))
+        gradients = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(gradients, model.trainable_variables))
+
+    strategy.run(train_step, args=(batch,))
+    ```
+
+    ## Use instead
+    ```python
+    def train_step(inputs):
+        features, labels = inputs
+        with tf.GradientTape() as tape:
+            predictions = model(features, training=True)
+            per_example_loss = loss_object(labels, predictions)  # reduction="none"
+            loss = tf.nn.compute_average_loss(per_example_loss, global_batch_size=GLOBAL_BATCH_SIZE)
+            if model.losses:
+                loss += tf.nn.scale_regularization_loss(tf.add_n(model.losses))
+        gradients = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(gradients, model.trainable_variables))
+    ```
+
+    ## References
+    - https://www.tensorflow.org/tutorials/distribute/custom_training#define_the_loss_function
+    """,
+    valid=(
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        def train_step(x, y):
+            with tf.GradientTape() as tape:
+                per_example = loss_object(y, model(x, training=True))
+                loss = tf.nn.compute_average_loss(per_example, global_batch_size=GLOBAL)
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        @tf.function
+        def distributed_step(x, y):
+            strategy.run(train_step, args=(x, y))
+        """),
+        Case("""
+        import tensorflow as tf
+        def train_step(x, y):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(loss_object(y, model(x, training=True)))
+            grads = tape.gradient(loss, model.trainable_variables)
+        strategy = tf.distribute.MirroredStrategy()
+        """),
+    ),
+    invalid=(
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        def train_step(x, y):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(loss_object(y, model(x, training=True)))
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        @tf.function
+        def distributed_step(x, y):
+            strategy.run(train_step, args=(x, y))
+        """, lines=(5,)),
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        def compute_loss(labels, predictions):
+            per_example_loss = loss_object(labels, predictions)
+            return tf.math.reduce_mean(per_example_loss)
+        def step(x, y):
+            with tf.GradientTape() as tape:
+                loss = compute_loss(y, model(x))
+            optimizer.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+        strategy.run(step, args=(x, y))
+        """, lines=(5,)),
+    ),
+)

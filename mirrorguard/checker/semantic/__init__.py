@@ -1,0 +1,18 @@
+"""The checker's semantic model of one module, built on Python's own ``ast``.
+
+file text -> ``ast`` (flake8's tree, or one parse) -> :class:`Builder` (one walk:
+units, bindings, references, call sites, strategy scopes) -> :class:`SemanticModel`
+(summaries, roots, what runs outside the scope, value flow) -> rules.
+
+The model knows no rule: rules give it :class:`Effect`s (predicates over calls)
+and ask it questions.
+"""
+
+from mirrorguard.checker.semantic.builder import Builder, dotted, last_identifier, ref_key
+from mirrorguard.checker.semantic.model import Effect, Exposure, SemanticModel, build_model
+from mirrorguard.checker.semantic.units import CallSite, Unit
+
+__all__ = [
+    "Builder", "CallSite", "Effect", "Exposure", "SemanticModel", "Unit",
+    "build_model", "dotted", "last_identifier", "ref_key",
+]

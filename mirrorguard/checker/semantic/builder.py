@@ -1,0 +1,737 @@
+"""One walk over Python's ``ast`` that fills the semantic model.
+
+It records, per unit of code (module, function, lambda): the bindings it makes,
+the names it reads (and whether inside a strategy scope), and every call it
+runs, with the qualified names the callee may have and the file's own code it
+may reach. It also learns which names hold a strategy or a strategy scope, and
+which blocks run inside a scope. It knows no rule: rules ask the model what the
+calls are (see :mod:`mirrorguard.checker.rules`).
+
+The walk dispatches on node types itself (``ast.NodeVisitor`` costs a method
+lookup per node) and never enters constants, imports' aliases, or other leaves.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Iterable, Iterator, Mapping
+
+from mirrorguard.checker import names as api
+from mirrorguard.checker.semantic.units import (
+    AttributeCall,
+    Binding,
+    BindingKind,
+    CallSite,
+    ImportedHelper,
+    LocalFunction,
+    SelfMethod,
+    Unit,
+    UnitKind,
+)
+
+# Methods of a model that neither train it nor hand it to something that might.
+INFERENCE_METHODS = frozenset(
+    {
+        "compile", "evaluate", "predict", "predict_on_batch", "predict_step", "test_on_batch",
+        "summary", "save", "save_weights", "load_weights", "get_weights", "set_weights",
+        "to_json", "get_config", "count_params", "get_layer", "export",
+    }
+)
+
+# Checkpointing or exporting a model neither trains it nor hands it on.
+CHECKPOINTS = frozenset(
+    {"tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager", "tensorflow.saved_model.save"}
+)
+
+PER_REPLICA_PARAMS = frozenset({"input_context", "input_ctx", "ctx_input"})
+
+# A condition that chooses between distributed and single-device code:
+# ``if strategy:``, ``if num_gpus > 1:``, ``if args.distributed:``.
+_DISTRIBUTION_WORDS = re.compile(r"(?i)strat|replica|gpu|tpu|distribut|device|worker|parallel|multi")
+
+# Program entry points called as a statement at module level.
+_ENTRY_NAMES = frozenset({"main", "run", "train"})
+
+_LEAVES = (ast.Constant, ast.Import, ast.ImportFrom, ast.Pass, ast.Break, ast.Continue,
+           ast.Global, ast.Nonlocal, ast.expr_context)
+
+
+def dotted(node: ast.AST) -> str | None:
+    """``a.b.c`` for a chain of names and attributes, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def last_identifier(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def ref_key(node: ast.AST) -> str | None:
+    """The key a value is tracked under: ``x`` or ``self.x``."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+        return "self." + node.attr
+    return None
+
+
+def target_names(target: ast.AST) -> Iterator[str]:
+    if isinstance(target, ast.Name):
+        yield target.id
+    elif isinstance(target, ast.Attribute):
+        name = dotted(target)
+        if name:
+            yield name
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            yield from target_names(element)
+    elif isinstance(target, ast.Starred):
+        yield from target_names(target.value)
+
+
+def is_main_guard(test: ast.AST) -> bool:
+    """``__name__ == "__main__"`` (either way round)."""
+    if not isinstance(test, ast.Compare) or len(test.comparators) != 1 or not isinstance(test.ops[0], ast.Eq):
+        return False
+    sides = (test.left, test.comparators[0])
+    names = {n.id for n in sides if isinstance(n, ast.Name)}
+    strings = {n.value for n in sides if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    return names == {"__name__"} and strings == {"__main__"}
+
+
+def tests_distribution(test: ast.AST) -> bool:
+    return any(isinstance(n, ast.Name) and _DISTRIBUTION_WORDS.search(n.id) for n in ast.walk(test))
+
+
+class Builder:
+    """Fills units, bindings, references and call sites in one walk."""
+
+    def __init__(self, extra_strategy_names: Iterable[str] = (), extra_model_factories: Iterable[str] = (),
+                 external: Mapping[str, frozenset[str]] | None = None) -> None:
+        self.extra_strategy_names = set(extra_strategy_names)
+        self.extra_model_factories = {api.canonical(n) for n in extra_model_factories}
+        self.external = external or {}
+        self.imports: dict[str, set[str]] = {}
+        self.star_modules: list[str] = []
+        self.aliases: dict[str, tuple[str, ...]] = {}
+        self.module = Unit("<module>", UnitKind.MODULE, None, ast.Module(body=[], type_ignores=[]))
+        self.unit = self.module
+        self.units: list[Unit] = [self.module]
+        self.classes: list[str] = []  # enclosing class bodies, innermost last
+        self.class_bases: dict[str, list[ast.expr]] = {}
+        self.functions: dict[str, list[Unit]] = {}
+        self.methods: dict[tuple[str, str], Unit] = {}
+        self.instances: dict[str, str] = {}  # trainer = Trainer(...): name -> class of this file
+        self.strategy_vars: set[str] = set()
+        self.scope_vars: set[str] = set()
+        self.scope_functions: set[str] = set()  # the file's functions that return a scope
+        self.partials: dict[str, str] = {}  # factory = functools.partial(build_model, ...)
+        self.strategy_in_play = False
+        self.strategy_name = ""
+        self.replica_fn_names: set[str] = set()  # functions given to strategy.run
+        self.per_replica_fn_names: set[str] = set()  # given to distribute_datasets_from_function
+        self.entry_functions: set[str] = set()  # absl's app.run(main)
+        self.imported_calls: set[str] = set()
+        self.order = 0
+        self.statement: ast.stmt | None = None
+        self._scope_depth: dict[int, int] = {}  # id(unit) -> strategy scopes open around the walk
+        self._targets_of: dict[int, tuple[str, ...]] = {}
+        self._bound_in: dict[int, Unit] = {}
+        self._chained: dict[int, list[str]] = {}
+        self._open_calls: list[CallSite] = []
+        self._per_replica_depth = 0
+        self._main_guard = 0
+        self._statement_calls: set[int] = set()
+        self._dispatch = {
+            ast.Import: self._import,
+            ast.ImportFrom: self._import_from,
+            ast.FunctionDef: self._function,
+            ast.AsyncFunctionDef: self._function,
+            ast.Lambda: self._lambda,
+            ast.ClassDef: self._class,
+            ast.With: self._with,
+            ast.AsyncWith: self._with,
+            ast.If: self._if,
+            ast.Assign: self._assign_statement,
+            ast.AnnAssign: self._ann_assign,
+            ast.AugAssign: self._aug_assign,
+            ast.For: self._for,
+            ast.AsyncFor: self._for,
+            ast.NamedExpr: self._walrus,
+            ast.Expr: self._expression_statement,
+            ast.Return: self._return,
+            ast.Name: self._name,
+            ast.Attribute: self._attribute,
+            ast.Call: self._call,
+        }
+
+    # --- the walk -----------------------------------------------------------------
+
+    def build(self, tree: ast.Module) -> None:
+        self.module.node = tree
+        for statement in tree.body:
+            self.statement = statement
+            self.visit(statement)
+
+    def visit(self, node: ast.AST) -> None:
+        handler = self._dispatch.get(type(node))
+        if handler is not None:
+            handler(node)
+        elif not isinstance(node, _LEAVES):
+            self.children(node)
+
+    def children(self, node: ast.AST) -> None:
+        for field_name in node._fields:
+            value = getattr(node, field_name, None)
+            if isinstance(value, ast.AST):
+                self.visit(value)
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        self.visit(item)
+
+    def visit_all(self, nodes: Iterable[ast.AST | None]) -> None:
+        for node in nodes:
+            if node is not None:
+                self.visit(node)
+
+    @property
+    def in_scope(self) -> bool:
+        return self._scope_depth.get(id(self.unit), 0) > 0
+
+    def _enter_scope(self, count: int = 1) -> None:
+        key = id(self.unit)
+        self._scope_depth[key] = self._scope_depth.get(key, 0) + count
+
+    # --- names ----------------------------------------------------------------------
+
+    def qualify(self, node: ast.AST) -> tuple[str, ...]:
+        """Canonical qualified names ``node`` may refer to (several after conditional imports)."""
+        if isinstance(node, ast.Name):
+            name = node.id
+            if name in self.imports:
+                return tuple(api.canonical(q) for q in self.imports[name])
+            if name in self.aliases:
+                return self.aliases[name]
+            if name in api.CONVENTIONAL_NAMES and name not in self.unit.params:
+                # Notebook cells and `from setup import *` scripts use tf
+                # without importing it themselves.
+                return (api.CONVENTIONAL_NAMES[name],)
+            if self.star_modules:
+                return tuple(api.canonical(m + "." + name) for m in self.star_modules)
+            return ()
+        if isinstance(node, ast.Attribute):
+            return tuple(api.canonical(h + "." + node.attr) for h in self.qualify(node.value))
+        return ()
+
+    def is_strategy(self, node: ast.AST) -> bool:
+        if isinstance(node, ast.Name):
+            name = node.id
+            return (name in self.strategy_vars or name in self.extra_strategy_names
+                    or (api.says_strategy(name) and name not in self.imports))
+        if isinstance(node, ast.Attribute):
+            name = dotted(node)
+            return api.says_strategy(node.attr) or (
+                name is not None and (name in self.strategy_vars or name in self.extra_strategy_names))
+        if isinstance(node, ast.Call):
+            qualified = self.qualify(node.func)
+            if any(api.strategy_class(q) or q in api.GET_STRATEGY for q in qualified):
+                return True
+            last = last_identifier(node.func)
+            if last in self.extra_strategy_names:
+                return True
+            return last is not None and not qualified and api.says_strategy(last)
+        return False
+
+    def is_scope(self, node: ast.AST) -> bool:
+        """Does entering ``node`` as a context manager enter a strategy scope?"""
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr == "scope":
+                return self.is_strategy(func.value)
+            if isinstance(func, ast.Name) and func.id in self.scope_functions:
+                return True  # the file's own helper that returns strategy.scope()
+            last = last_identifier(func)
+            return last is not None and api.says_strategy_scope(last)
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            return dotted(node) in self.scope_vars
+        if isinstance(node, ast.IfExp):
+            return self.is_scope(node.body) or self.is_scope(node.orelse)
+        return False
+
+    def _note_strategy(self, name: str) -> None:
+        if not self.strategy_name:
+            self.strategy_name = name
+
+    # --- imports ---------------------------------------------------------------------
+
+    def _import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if alias.asname:
+                self.imports.setdefault(alias.asname, set()).add(alias.name)
+            else:
+                head = alias.name.split(".")[0]
+                self.imports.setdefault(head, set()).add(head)
+
+    def _import_from(self, node: ast.ImportFrom) -> None:
+        module = "." * node.level + (node.module or "")
+        for alias in node.names:
+            if alias.name == "*":
+                self.star_modules.append(module)
+                continue
+            local = alias.asname or alias.name
+            if node.module is None:  # from . import nets: nets.build() is ".nets.build"
+                self.imports.setdefault(local, set()).add(module + alias.name)
+            else:
+                self.imports.setdefault(local, set()).add(f"{module}.{alias.name}")
+
+    # --- units ------------------------------------------------------------------------
+
+    def _parameters(self, arguments: ast.arguments) -> Iterator[ast.arg]:
+        yield from arguments.posonlyargs
+        yield from arguments.args
+        yield from arguments.kwonlyargs
+        for star in (arguments.vararg, arguments.kwarg):
+            if star is not None:
+                yield star
+
+    def _enter(self, unit: Unit) -> Unit:
+        outer = self.unit
+        self.units.append(unit)
+        self.unit = unit
+        return outer
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        parent = self.unit
+        enclosing_class = self.classes[-1] if self.classes else None
+        # A function nested in a method still sees that method's ``self``.
+        unit = Unit(node.name, UnitKind.FUNCTION, parent, node, class_name=enclosing_class or parent.class_name)
+        # Decorators and defaults run where the function is defined; a default's
+        # value is bound to its parameter in the function.
+        self.visit_all(node.decorator_list)
+        self._defaults(node.args, unit)
+        for param in self._parameters(node.args):
+            unit.params.add(param.arg)
+            if api.says_strategy(param.arg) or param.arg in self.extra_strategy_names:
+                unit.mentions_strategy = True
+            annotation = dotted(param.annotation) if param.annotation is not None else None
+            if param.arg in PER_REPLICA_PARAMS or (annotation and "InputContext" in annotation):
+                unit.per_replica = True
+        unit.per_replica = unit.per_replica or self._per_replica_depth > 0
+        if enclosing_class is not None:
+            self.methods[(enclosing_class, node.name)] = unit
+        else:
+            self.functions.setdefault(node.name, []).append(unit)
+        saved_classes, self.classes = self.classes, []
+        outer = self._enter(unit)
+        for param in self._parameters(node.args):
+            self._bind(param.arg, BindingKind.PARAMETER)
+        for statement in node.body:
+            self.visit(statement)
+        self.unit = outer
+        self.classes = saved_classes
+
+    def _defaults(self, arguments: ast.arguments, unit: Unit) -> None:
+        positional = [*arguments.posonlyargs, *arguments.args]
+        pairs = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults))
+        pairs += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None]
+        for param, default in pairs:
+            unit.defaults[param.arg] = default
+            if isinstance(default, ast.Call):
+                self._targets_of[id(default)] = (param.arg,)
+                self._bound_in[id(default)] = unit
+            self.visit(default)
+
+    def _lambda(self, node: ast.Lambda) -> None:
+        unit = Unit("<lambda>", UnitKind.LAMBDA, self.unit, node, class_name=self.unit.class_name)
+        self._defaults(node.args, unit)
+        for param in self._parameters(node.args):
+            unit.params.add(param.arg)
+            if param.arg in PER_REPLICA_PARAMS:
+                unit.per_replica = True
+        unit.per_replica = unit.per_replica or self._per_replica_depth > 0
+        outer = self._enter(unit)
+        self.visit(node.body)
+        self.unit = outer
+
+    def _class(self, node: ast.ClassDef) -> None:
+        self.visit_all(node.decorator_list)
+        self.visit_all(node.bases)
+        self.visit_all(k.value for k in node.keywords)
+        self.class_bases[node.name] = list(node.bases)
+        # A class body runs where the class is defined; its methods know their class.
+        self.classes.append(node.name)
+        for statement in node.body:
+            self.visit(statement)
+        self.classes.pop()
+
+    # --- scopes -----------------------------------------------------------------------
+
+    def _with(self, node: ast.With | ast.AsyncWith) -> None:
+        scoped = any(self.is_scope(item.context_expr) for item in node.items)
+        if scoped:
+            self.unit.owns_strategy = True
+            self.strategy_in_play = True
+            for item in node.items:
+                call = item.context_expr
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute):
+                    self._note_strategy(dotted(call.func.value) or "")
+        for item in node.items:
+            self.visit(item.context_expr)
+            if item.optional_vars is not None:
+                for name in target_names(item.optional_vars):
+                    self._bind(name, BindingKind.WITH)
+        # A scope entered inside the block (ExitStack.enter_context) ends with it.
+        before = self._scope_depth.get(id(self.unit), 0)
+        self._enter_scope(scoped)
+        for statement in node.body:
+            self.visit(statement)
+        self._scope_depth[id(self.unit)] = before
+
+    def _if(self, node: ast.If) -> None:
+        # ``if strategy: with strategy.scope(): ... else: ...``: the other branch
+        # is the deliberate no-strategy path, so it is judged as if in a scope.
+        body_free = else_free = False
+        if node.orelse and tests_distribution(node.test):
+            if self._enters_scope(node.body):
+                else_free = True
+            elif not (len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)) and self._enters_scope(
+                node.orelse
+            ):
+                body_free = True
+        self.visit(node.test)
+        main_guard = self.unit.is_module and is_main_guard(node.test)
+        self._main_guard += main_guard
+        self._enter_scope(body_free)
+        for statement in node.body:
+            self.visit(statement)
+        self._enter_scope(-body_free)
+        self._main_guard -= main_guard
+        self._enter_scope(else_free)
+        for statement in node.orelse:
+            self.visit(statement)
+        self._enter_scope(-else_free)
+
+    def _enters_scope(self, body: list[ast.stmt]) -> bool:
+        for statement in body:
+            if isinstance(statement, (ast.With, ast.AsyncWith)) and any(
+                self.is_scope(item.context_expr) for item in statement.items
+            ):
+                return True
+            if isinstance(statement, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try)):
+                if self._enters_scope(statement.body):
+                    return True
+        return False
+
+    # --- bindings ------------------------------------------------------------------------
+
+    def _bind(self, name: str, kind: BindingKind, value: ast.expr | None = None) -> None:
+        self.order += 1
+        self.unit.bind(Binding(name, kind, self.order, value))
+
+    def _assign_statement(self, node: ast.Assign) -> None:
+        if len(node.targets) == 1 and self._assign_pairwise(node.targets[0], node.value):
+            return
+        targets: list[str] = []
+        simple = True
+        for target in node.targets:
+            if not isinstance(target, (ast.Name, ast.Attribute)):
+                simple = False
+            targets.extend(target_names(target))
+        self._assign(targets, node.value, simple, node.targets)
+
+    def _assign_pairwise(self, target: ast.expr, value: ast.expr) -> bool:
+        """``a, b = x, y``: each name gets its own value."""
+        if not (isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List))):
+            return False
+        if len(target.elts) != len(value.elts) or any(
+            isinstance(e, ast.Starred) for e in (*target.elts, *value.elts)
+        ):
+            return False
+        for left, right in zip(target.elts, value.elts):
+            simple = isinstance(left, (ast.Name, ast.Attribute))
+            self._assign(list(target_names(left)), right, simple, [left])
+        return True
+
+    def _ann_assign(self, node: ast.AnnAssign) -> None:
+        self.visit(node.annotation)
+        if node.value is None:
+            self.visit(node.target)
+            return
+        self._assign(list(target_names(node.target)), node.value, True, [node.target])
+
+    def _aug_assign(self, node: ast.AugAssign) -> None:
+        self.visit(node.value)
+        self.visit(node.target)
+        for name in target_names(node.target):
+            self._bind(name, BindingKind.AUGMENTED, node.value)
+
+    def _for(self, node: ast.For | ast.AsyncFor) -> None:
+        self.visit(node.iter)
+        self.visit(node.target)
+        for name in target_names(node.target):
+            self._bind(name, BindingKind.LOOP)
+        for statement in node.body + node.orelse:
+            self.visit(statement)
+
+    def _walrus(self, node: ast.NamedExpr) -> None:
+        self.visit(node.value)
+        for name in target_names(node.target):
+            self._bind(name, BindingKind.WALRUS, node.value)
+
+    def _assign(self, targets: list[str], value: ast.expr, simple: bool, target_nodes: list[ast.expr]) -> None:
+        values = value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]
+        for call in values:
+            if isinstance(call, ast.Call):
+                self._targets_of[id(call)] = tuple(targets)
+        self.visit(value)
+        for target in target_nodes:
+            self.visit(target)  # self.x = ...: the subscripts and receivers it reads
+        for name in targets:
+            self._bind(name, BindingKind.ASSIGNMENT if simple else BindingKind.OTHER, value if simple else None)
+        if len(targets) == 1:
+            self._learn_from_assignment(targets[0], value)
+
+    def _learn_from_assignment(self, target: str, value: ast.expr) -> None:
+        """Aliases, strategies, scope objects and instances of the file's classes."""
+        if isinstance(value, (ast.Name, ast.Attribute)):
+            qualified = self.qualify(value)
+            if qualified and "." not in target:
+                self.aliases[target] = qualified
+        if self.is_scope(value):
+            self.scope_vars.add(target)
+        last = target.rsplit(".", 1)[-1]
+        if self._makes_strategy(value):
+            # MirroredStrategy() if len(gpus) > 1 else OneDeviceStrategy(...),
+            # or dist = get_dist() where get_dist constructs one.
+            self.strategy_vars.add(target)
+            self._note_strategy(target)
+            return
+        if isinstance(value, ast.Call):
+            qualified = self.qualify(value.func)
+            if last_identifier(value.func) in self.extra_strategy_names:
+                # The user's own strategy factory (configured): as good as a constructor.
+                self.strategy_vars.add(target)
+                self.strategy_in_play = True
+                self.unit.owns_strategy = True
+                self._note_strategy(target)
+                return
+            if isinstance(value.func, ast.Name) and not qualified:
+                self.instances[target] = value.func.id
+            if "functools.partial" in qualified and value.args and isinstance(value.args[0], ast.Name):
+                self.partials[target] = value.args[0].id
+        if api.says_strategy(last) or target in self.extra_strategy_names:
+            if isinstance(value, ast.Constant) and value.value is None:
+                return
+            self.strategy_vars.add(target)
+            self.unit.owns_strategy = True
+            self._note_strategy(target)
+
+    def _makes_strategy(self, value: ast.expr) -> bool:
+        """A strategy object: constructed, returned by the file's own function,
+        or either branch of ``a if cond else b`` being one."""
+        if isinstance(value, ast.IfExp):
+            return self._makes_strategy(value.body) or self._makes_strategy(value.orelse)
+        if isinstance(value, ast.Call):
+            if isinstance(value.func, ast.Name) and not self.qualify(value.func):
+                if any(u.makes_strategy for u in self.functions.get(value.func.id, ())):
+                    return True
+            return any(api.strategy_class(q) or q in api.GET_STRATEGY for q in self.qualify(value.func))
+        if isinstance(value, ast.Name):
+            return value.id in self.strategy_vars
+        return False
+
+    def _return(self, node: ast.Return) -> None:
+        if node.value is not None:
+            if self.unit.kind is UnitKind.FUNCTION and self.is_scope(node.value):
+                self.scope_functions.add(self.unit.name)
+            self.visit(node.value)
+
+    def _expression_statement(self, node: ast.Expr) -> None:
+        if self.unit.is_module and isinstance(node.value, ast.Call):
+            self._statement_calls.add(id(node.value))
+        self.visit(node.value)
+
+    # --- references ------------------------------------------------------------------------
+
+    def _reference(self, key: str) -> None:
+        unit = self.unit
+        unit.refs.add(key)
+        if self.in_scope:
+            unit.in_scope_refs.add(key)
+        for site in self._open_calls:
+            site.arg_refs.add(key)
+
+    def _name(self, node: ast.Name) -> None:
+        if isinstance(node.ctx, ast.Load):
+            self.unit.loads[node.id] += 1
+            self.unit.reads.append((node.id, self.order))
+            self._reference(node.id)
+
+    def _attribute(self, node: ast.Attribute) -> None:
+        if isinstance(node.ctx, ast.Load):
+            key = ref_key(node)
+            if key is not None and key.startswith("self."):
+                self._reference(key)
+                if api.says_strategy(node.attr):
+                    self.unit.mentions_strategy = True
+        self.visit(node.value)
+
+    # --- calls ----------------------------------------------------------------------------------
+
+    def _call(self, node: ast.Call) -> None:
+        func = node.func
+        qualified = self.qualify(func)
+        self.order += 1
+        site = CallSite(
+            node=node,
+            unit=self.unit,
+            in_scope=self.in_scope,
+            order=self.order,
+            qualified=qualified,
+            statement=self.statement,
+            targets=self._targets_of.get(id(node), ()),
+            receiver=ref_key(func.value) if isinstance(func, ast.Attribute) else None,
+            chain_root=_chain_root(func),
+            inside_call=self._open_calls[-1] if self._open_calls else None,
+            chained=tuple(self._chained.pop(id(node), ())),
+            per_replica=self._per_replica_depth > 0,
+            bound_in=self._bound_in.get(id(node)),
+        )
+        self.unit.calls.append(site)
+        if qualified:
+            self.imported_calls.update(qualified)
+        self._learn_from_call(site, func, qualified)
+        site.entry = site.callee is not None and not site.in_scope and self._starts_program(site)
+        if isinstance(func, ast.Attribute):
+            # ds.batch(8).map(f).unbatch(): tell the inner calls what follows them.
+            inner = func.value
+            while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute):
+                self._chained.setdefault(id(inner), []).append(func.attr)
+                inner = inner.func.value
+        per_replica = isinstance(func, ast.Attribute) and func.attr in api.PER_REPLICA_DATASET_APIS
+        self._per_replica_depth += per_replica
+        self._open_calls.append(site)
+        self.visit(func)
+        self.visit_all(node.args)
+        self.visit_all(k.value for k in node.keywords)
+        self._open_calls.pop()
+        self._per_replica_depth -= per_replica
+
+    def _starts_program(self, site: CallSite) -> bool:
+        """``main()`` as a statement of the module, anything called as a
+        statement under ``if __name__ == "__main__":`` or as ``sys.exit(main())``
+        there: the program itself, judged inside. Calls whose result is kept
+        (``model = build_model()``) are judged where they are, guard or not."""
+        if id(site.node) in self._statement_calls:
+            func = site.node.func
+            return bool(self._main_guard) or (isinstance(func, ast.Name) and func.id in _ENTRY_NAMES)
+        outer = site.inside_call
+        return bool(self._main_guard) and outer is not None and any(
+            q in ("sys.exit", "exit", "quit") for q in (outer.qualified or (last_identifier(outer.node.func),))
+        )
+
+    def _learn_from_call(self, site: CallSite, func: ast.expr, qualified: tuple[str, ...]) -> None:
+        node = site.node
+        unit = self.unit
+        if any(q.endswith("app.run") for q in qualified) and node.args and isinstance(node.args[0], ast.Name):
+            self.entry_functions.add(node.args[0].id)
+        if any(api.strategy_class(q) for q in qualified):
+            self.strategy_in_play = True
+            unit.owns_strategy = unit.makes_strategy = True
+            return
+        if any(q in api.GET_STRATEGY for q in qualified):
+            self.strategy_in_play = True
+            unit.mentions_strategy = True
+            return
+        if any(q in api.SET_STRATEGY for q in qualified):
+            # experimental_set_strategy(strategy): what follows runs as in its scope.
+            if node.args and not (isinstance(node.args[0], ast.Constant) and node.args[0].value is None):
+                self._enter_scope()
+                unit.owns_strategy = True
+            return
+        if self.external:
+            helper = next((q for q in qualified if q in self.external), None)
+            if helper is not None:
+                site.callee = ImportedHelper(helper)
+                return
+        if any(q in CHECKPOINTS for q in qualified):
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                key = ref_key(arg)
+                if key is not None:
+                    unit.inference_uses[key] += 1
+            return
+        if isinstance(func, ast.Attribute):
+            self._method_call(site, func, qualified)
+        elif isinstance(func, ast.Name) and not qualified:
+            if _is_inference_call(node):
+                unit.inference_uses[func.id] += 1
+            site.callee = LocalFunction(self.partials.get(func.id, func.id))
+
+    def _method_call(self, site: CallSite, func: ast.Attribute, qualified: tuple[str, ...]) -> None:
+        attr = func.attr
+        receiver = func.value
+        if site.receiver is not None and attr in INFERENCE_METHODS:
+            self.unit.inference_uses[site.receiver] += 1
+        if qualified:
+            return  # a module function such as re.compile or tf.function
+        if attr == "enter_context" and site.node.args and self.is_scope(site.node.args[0]):
+            # stack.enter_context(strategy.scope()): in scope until the stack's block ends.
+            self._enter_scope()
+            self.unit.owns_strategy = True
+            return
+        if attr == "scope" and self.is_strategy(receiver):
+            self.strategy_in_play = True
+            self._note_strategy(dotted(receiver) or "")
+            return
+        if attr in api.PER_REPLICA_DATASET_APIS:
+            for arg in [*site.node.args, *(k.value for k in site.node.keywords)]:
+                name = dotted(arg)
+                if name:
+                    self.per_replica_fn_names.add(name.rsplit(".", 1)[-1])
+            return
+        if attr in api.REPLICA_RUN_APIS and self.is_strategy(receiver):
+            function = site.node.args[0] if site.node.args else getattr(site.keyword("fn"), "value", None)
+            if function is not None:
+                name = dotted(function)
+                if name:
+                    self.replica_fn_names.add(name.rsplit(".", 1)[-1])
+            return
+        if isinstance(receiver, ast.Name) and receiver.id in ("self", "cls"):
+            site.callee = SelfMethod(self.unit.class_name or "", attr)
+        elif isinstance(receiver, ast.Name):
+            site.callee = AttributeCall(receiver.id, attr)
+
+
+def _chain_root(func: ast.expr) -> str | None:
+    """``ds`` for ``ds.shuffle(100).batch``: the name a chain of method calls starts from."""
+    if not isinstance(func, ast.Attribute):
+        return None
+    node = func.value
+    while True:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            node = node.func.value
+        elif isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.value, ast.Name):
+            node = node.value
+        else:
+            break
+    return ref_key(node)
+
+
+def _is_inference_call(node: ast.Call) -> bool:
+    """``model(x, training=False)``: a forward pass that cannot be training."""
+    return any(
+        k.arg == "training" and isinstance(k.value, ast.Constant) and k.value.value is False
+        for k in node.keywords
+    )

@@ -1,0 +1,495 @@
+"""The semantic model: what the rules ask of one file.
+
+Built from one :class:`~.builder.Builder` walk, it answers in the rules' terms:
+
+* which calls have an *effect* (a rule's predicate over a call: "builds a
+  Keras model", "compiles a model"): :meth:`SemanticModel.effects_of`;
+* what each of the file's functions does outside any scope of its own, for its
+  callers to judge (its *summary*, transitively): :meth:`SemanticModel.exposed`;
+* which calls run outside every strategy scope, directly or through helpers,
+  reported at the outermost call that does: :meth:`SemanticModel.unscoped`;
+* how a model, optimizer or metric bound to a name is used, and what value a
+  batch size has (:mod:`.values`).
+
+Roots are judged on their own: the module body when a strategy is in play, a
+function that makes a strategy or enters a scope, a program entry (``main()``);
+any other function is judged where it is called. A function never called in
+the file is judged on its own only when it mentions a strategy.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator, Mapping
+
+from mirrorguard.checker import names as api
+from mirrorguard.checker.semantic.builder import Builder
+from mirrorguard.checker.semantic.units import (
+    AttributeCall,
+    CallSite,
+    ImportedHelper,
+    LocalFunction,
+    SelfMethod,
+    Unit,
+)
+
+
+@dataclass(frozen=True)
+class Effect:
+    """Something a call does that must happen inside a strategy scope.
+
+    ``code`` is the rule's code (summaries and cross-file analysis carry it);
+    ``matches`` is the rule's predicate over one call; ``makes_model`` says
+    the call creates a Keras model (a model's later use decides whether an
+    unreplicated copy is deliberate).
+    """
+
+    code: str
+    matches: Callable[[CallSite, "SemanticModel"], bool]
+    makes_model: bool = False
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """A call outside every strategy scope that has ``code``'s effect.
+
+    ``via`` names the file's own (or an imported) helper that has it, when the
+    call reaches the effect through one; ``codes`` is everything that call exposes.
+    """
+
+    site: CallSite
+    code: str
+    via: str | None
+    codes: frozenset[str]
+
+
+class SemanticModel:
+    def __init__(self, builder: Builder, effects: Iterable[Effect]) -> None:
+        self.b = builder
+        self.effects = tuple(effects)
+        self.units = builder.units
+        self.module = builder.module
+        self.strategy_in_play = builder.strategy_in_play
+        # The name the strategy is bound to ("" when it is never bound to one).
+        self.strategy_variable = builder.strategy_name
+        self.strategy_name = builder.strategy_name or "strategy"
+        self.imported_calls = frozenset(builder.imported_calls)
+        self.model_classes = self._model_classes()
+        self._effects_by_code = {effect.code: effect for effect in self.effects}
+        self._matches: dict[tuple[int, str], bool] = {}
+        self._direct: dict[int, frozenset[str]] = {}
+        self._exposed: dict[int, frozenset[str]] = {}
+        self._in_progress: set[int] = set()
+        self._callees: dict[int, list[Unit | ImportedHelper]] = {}
+        self._root_ids: set[int] = set()
+        self._has_scoped_model: bool | None = None
+        self._exposures: list[Exposure] | None = None
+        self._unreplicated: set[tuple[int, str]] | None = None
+        self._bound_by: dict[frozenset[str], set[str]] = {}
+        self.roots: list[Unit] = []
+        if self.strategy_in_play:
+            self.roots = self._find_roots()
+            self._root_ids = {id(root) for root in self.roots}
+            self._exposed.clear()
+
+    # --- names ----------------------------------------------------------------------
+
+    def qualify(self, node: ast.AST) -> tuple[str, ...]:
+        """Canonical qualified names ``node`` may refer to (as seen from the module)."""
+        return self.b.qualify(node)
+
+    @property
+    def extra_model_factories(self) -> set[str]:
+        return self.b.extra_model_factories
+
+    def is_strategy(self, node: ast.AST) -> bool:
+        return self.b.is_strategy(node)
+
+    def names_bound_by(self, codes: frozenset[str]) -> set[str]:
+        """Names ever bound to the result of a call with one of ``codes``' effects."""
+        found = self._bound_by.get(codes)
+        if found is None:
+            found = {
+                target
+                for unit in self.units
+                for site in unit.calls
+                if site.targets and any(self.has_effect(site, code) for code in codes)
+                for target in site.targets
+            }
+            self._bound_by[codes] = found
+        return found
+
+    # --- classes and callees ---------------------------------------------------------
+
+    def _model_classes(self) -> set[str]:
+        bases = self.b.class_bases
+        models: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            for name, base_nodes in bases.items():
+                if name in models:
+                    continue
+                for base in base_nodes:
+                    if (isinstance(base, ast.Name) and base.id in models) or any(
+                        q in api.MODEL_BASES for q in self.qualify(base)
+                    ):
+                        models.add(name)
+                        changed = True
+                        break
+        return models
+
+    def class_chain(self, class_name: str) -> Iterator[str]:
+        seen: set[str] = set()
+        pending = [class_name]
+        while pending:
+            name = pending.pop(0)
+            if name in seen:
+                continue
+            seen.add(name)
+            yield name
+            for base in self.b.class_bases.get(name, ()):
+                if isinstance(base, ast.Name):
+                    pending.append(base.id)
+
+    def method(self, class_name: str, name: str) -> Unit | None:
+        for owner in self.class_chain(class_name):
+            found = self.b.methods.get((owner, name))
+            if found is not None:
+                return found
+        return None
+
+    def function(self, name: str, caller: Unit) -> Unit | None:
+        candidates = self.b.functions.get(name)
+        if not candidates:
+            return None
+        # Prefer a function nested in the caller's own chain of definitions.
+        chain = []
+        unit: Unit | None = caller
+        while unit is not None:
+            chain.append(unit)
+            unit = unit.parent
+        for candidate in reversed(candidates):
+            if candidate.parent in chain:
+                return candidate
+        return candidates[-1]
+
+    def instantiated_class(self, site: CallSite) -> str | None:
+        """``Net()`` / ``cls()``: the class of this file the call creates an instance of."""
+        if not isinstance(site.callee, LocalFunction):
+            return None
+        name = site.callee.name
+        if name == "cls" and site.unit.class_name:
+            name = site.unit.class_name  # cls(...) in a classmethod
+        return name if name in self.b.class_bases else None
+
+    def class_method_called(self, site: CallSite) -> tuple[str, str] | None:
+        """``Net.from_config(...)``: (class of this file, method) called on the class itself."""
+        callee = site.callee
+        if isinstance(callee, AttributeCall) and callee.receiver in self.b.class_bases:
+            return callee.receiver, callee.method
+        return None
+
+    def callees(self, site: CallSite) -> list[Unit | ImportedHelper]:
+        """The file's functions (or an imported helper) a call runs."""
+        key = id(site)
+        found = self._callees.get(key)
+        if found is not None:
+            return found
+        found = []
+        callee = site.callee
+        if isinstance(callee, LocalFunction):
+            class_name = self.instantiated_class(site)
+            if class_name is not None:
+                if class_name not in self.model_classes:
+                    init = self.method(class_name, "__init__")
+                    if init is not None:
+                        found.append(init)
+            else:
+                function = self.function(callee.name, site.unit)
+                if function is not None:
+                    found.append(function)
+        elif isinstance(callee, ImportedHelper):
+            found.append(callee)
+        elif isinstance(callee, SelfMethod):
+            method = self.method(callee.class_name, callee.method) if callee.class_name else None
+            if method is not None:
+                found.append(method)
+        elif isinstance(callee, AttributeCall):
+            class_name = self.b.instances.get(callee.receiver)
+            if class_name is None and callee.receiver in self.b.class_bases:
+                class_name = callee.receiver  # Trainer.build(...) on the class itself
+            if class_name is not None:
+                method = self.method(class_name, callee.method)
+                if method is not None:
+                    found.append(method)
+        self._callees[key] = found
+        return found
+
+    # --- effects and summaries ----------------------------------------------------------
+
+    def has_effect(self, site: CallSite, code: str) -> bool:
+        """Does the call itself (not through a helper) have ``code``'s effect?"""
+        key = (id(site), code)
+        found = self._matches.get(key)
+        if found is None:
+            effect = self._effects_by_code.get(code)
+            found = self._matches[key] = effect is not None and effect.matches(site, self)
+        return found
+
+    def effects_of(self, site: CallSite) -> frozenset[str]:
+        """Codes of the effects the call has itself (not through a helper)."""
+        key = id(site)
+        found = self._direct.get(key)
+        if found is None:
+            found = frozenset(effect.code for effect in self.effects if self.has_effect(site, effect.code))
+            self._direct[key] = found
+        return found
+
+    def exposed(self, unit: Unit) -> frozenset[str]:
+        """What ``unit`` does outside any scope of its own, for its callers to judge."""
+        key = id(unit)
+        found = self._exposed.get(key)
+        if found is not None:
+            return found
+        if unit.owns_strategy or key in self._in_progress or key in self._root_ids:
+            return frozenset()
+        self._in_progress.add(key)
+        codes: set[str] = set()
+        for site in unit.calls:
+            if not site.in_scope:
+                codes |= self.reaches(site)
+        self._in_progress.discard(key)
+        result = frozenset(codes)
+        self._exposed[key] = result
+        return result
+
+    def reaches(self, site: CallSite) -> frozenset[str]:
+        """Effects of the call itself, or else of the helpers it runs."""
+        direct = self.effects_of(site)
+        if direct:
+            return direct
+        codes: set[str] = set()
+        for target in self.callees(site):
+            codes |= self._target_codes(target)
+        return frozenset(codes)
+
+    def _target_codes(self, target: Unit | ImportedHelper) -> frozenset[str]:
+        if isinstance(target, ImportedHelper):
+            return self.b.external.get(target.qualified, frozenset())
+        return self.exposed(target)
+
+    def summary(self) -> dict[str, frozenset[str]]:
+        """What each module-level function and model class does outside a scope
+        of its own: the view other files get of this one (cross-file analysis)."""
+        result: dict[str, frozenset[str]] = {}
+        for name, units in self.b.functions.items():
+            top = [u for u in units if u.parent is self.module]
+            if top:
+                codes = self.exposed(top[-1])
+                if codes:
+                    result[name] = codes
+        for name in self.model_classes:
+            # What ``Name()`` would do: ask the effects about such a call.
+            call = ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=[], keywords=[])
+            site = CallSite(call, self.module, False, 0, (), call, callee=LocalFunction(name))
+            codes = self.reaches(site)
+            if codes:
+                result[name] = codes
+        return result
+
+    # --- roots ---------------------------------------------------------------------------
+
+    def _find_roots(self) -> list[Unit]:
+        for unit in self.units:
+            for site in unit.calls:
+                for target in self.callees(site):
+                    if isinstance(target, Unit) and target is not unit:
+                        target.callers.append(site)
+        roots = []
+        for unit in self.units:
+            if unit.class_name in self.model_classes:
+                # A Keras model's own methods: what they do is judged where
+                # the model is instantiated.
+                continue
+            if unit.is_module:
+                roots.append(unit)
+            elif unit.owns_strategy:
+                roots.append(unit)
+            elif not unit.callers and unit.mentions_strategy and not unit.is_lambda:
+                roots.append(unit)
+            elif not unit.is_lambda and (
+                (unit.callers and all(site.entry for site in unit.callers))
+                or (not unit.callers and unit.name in self.b.entry_functions)
+            ):
+                # main(): the program itself, judged inside rather than at the
+                # line that starts it.
+                roots.append(unit)
+        return roots
+
+    # --- what runs outside the scope ----------------------------------------------------------
+
+    def unscoped(self, code: str) -> Iterator[Exposure]:
+        """Calls in the roots, outside any scope, that have ``code``'s effect
+        themselves or through the helpers they run."""
+        if self._exposures is None:
+            self._exposures = self._find_exposures()
+        return (e for e in self._exposures if e.code == code)
+
+    def _find_exposures(self) -> list[Exposure]:
+        found: list[Exposure] = []
+        seen: set[tuple[int, str]] = set()
+        for root in self.roots:
+            for site in root.calls:
+                if site.in_scope:
+                    continue
+                direct = self.effects_of(site)
+                if direct:
+                    exposures = [(code, None, direct) for code in sorted(direct)]
+                else:
+                    exposures = []
+                    for target in self.callees(site):
+                        codes = self._target_codes(target)
+                        if isinstance(target, ImportedHelper):
+                            via = target.qualified.rsplit(".", 1)[-1]
+                        elif target.name == "__init__" and target.class_name:
+                            via = target.class_name  # Trainer(): the class, not its __init__
+                        else:
+                            via = target.name
+                        exposures += [(code, via, codes) for code in sorted(codes)]
+                for code, via, codes in exposures:
+                    if (id(site.node), code) not in seen:
+                        seen.add((id(site.node), code))
+                        found.append(Exposure(site, code, via, codes))
+        return found
+
+    # --- how a bound model is used -------------------------------------------------------------
+
+    @property
+    def has_scoped_model(self) -> bool:
+        """Does any model get built or loaded inside a strategy scope?"""
+        if self._has_scoped_model is None:
+            model_codes = {e.code for e in self.effects if e.makes_model}
+            self._has_scoped_model = any(
+                site.in_scope and self.reaches(site) & model_codes
+                for unit in self.units
+                for site in unit.calls
+            )
+        return self._has_scoped_model
+
+    def _uses(self, unit: Unit, name: str) -> tuple[int, int]:
+        """(all uses, inference-only uses) of ``name`` bound in ``unit``."""
+        total = unit.loads[name]
+        inference = unit.inference_uses[name]
+        if unit.is_module:
+            for other in self.units:
+                if other is unit or name in other.stores or name in other.params:
+                    continue
+                total += other.loads[name]
+                inference += other.inference_uses[name]
+        return total, inference
+
+    def kept_unreplicated(self, site: CallSite) -> bool:
+        """A model bound to plain names used only to evaluate, predict or save.
+
+        Such a model was deliberately kept out of the strategy (the TensorFlow
+        tutorials load an "unreplicated" copy to evaluate it), so it is no mistake.
+        """
+        targets = site.targets
+        if not targets or any("." in target for target in targets):
+            return False
+        # The copy is deliberate only beside a replicated twin; a lone model
+        # loaded outside the scope is the model the strategy was made for.
+        if not self.has_scoped_model:
+            return False
+        for target in targets:
+            total, inference = self._uses(site.binding_unit, target)
+            if total <= 0 or inference < total:
+                return False
+            # Used inside a scope (compiled there, say): meant for the strategy.
+            if any(target in u.in_scope_refs for u in self.units_seeing(site.binding_unit, target)):
+                return False
+        return True
+
+    @property
+    def unreplicated_names(self) -> set[tuple[int, str]]:
+        """(id of unit, name) of models deliberately kept out of the strategy."""
+        if self._unreplicated is None:
+            model_codes = {e.code for e in self.effects if e.makes_model}
+            found: set[tuple[int, str]] = set()
+            for root in self.roots:
+                for site in root.calls:
+                    if not site.in_scope and self.effects_of(site) & model_codes and self.kept_unreplicated(site):
+                        found.update((id(site.binding_unit), t) for t in site.targets)
+            self._unreplicated = found
+        return self._unreplicated
+
+    def units_seeing(self, unit: Unit, name: str) -> Iterator[Unit]:
+        """``unit`` and the units that read its binding of ``name``: closures
+        nested in it, the class's other methods for ``self.x``, and every
+        function for a module global they do not rebind."""
+        yield unit
+        if name.startswith("self."):
+            for other in self.units:
+                if other is not unit and other.class_name and other.class_name == unit.class_name:
+                    yield other
+            return
+        for other in self.units:
+            if other is unit:
+                continue
+            # ``other`` sees the binding if its chain of enclosing units
+            # reaches ``unit`` without rebinding the name on the way.
+            current: Unit | None = other
+            while current is not None and current is not unit:
+                if name in current.stores or name in current.params:
+                    break
+                current = current.parent
+            if current is unit:
+                yield other
+
+    def is_replica_function(self, unit: Unit) -> bool:
+        return unit.name in self.b.replica_fn_names
+
+    def runs_per_replica(self, site: CallSite) -> bool:
+        """Inside a dataset function that ``distribute_datasets_from_function`` runs per pipeline."""
+        if site.per_replica:
+            return True
+        unit: Unit | None = site.unit
+        while unit is not None and not unit.is_module:
+            if unit.per_replica or unit.name in self.b.per_replica_fn_names:
+                return True
+            unit = unit.parent
+        return False
+
+    def strategy_code(self) -> list[Unit]:
+        """Units that run with a strategy around: the roots, what they call
+        (transitively), and the lambdas inside those. A test method or utility
+        that no strategy code calls is not judged for batch sizes."""
+        reached: dict[int, Unit] = {}
+        pending = list(self.roots) + [u for u in self.units if u.mentions_strategy]
+        while pending:
+            unit = pending.pop()
+            if id(unit) in reached:
+                continue
+            reached[id(unit)] = unit
+            for site in unit.calls:
+                pending.extend(t for t in self.callees(site) if isinstance(t, Unit))
+        module_owns = self.module.owns_strategy
+        for unit in self.units:
+            if unit.is_lambda and unit.parent is not None and id(unit.parent) in reached:
+                reached[id(unit)] = unit
+            elif module_owns and not unit.is_lambda and unit.class_name not in self.model_classes:
+                # A module that makes its strategy at the top: its dataset helpers
+                # are used with it, even when another file calls them.
+                reached[id(unit)] = unit
+        return list(reached.values())
+
+
+def build_model(tree: ast.Module, effects: Iterable[Effect], *, extra_strategy_names: Iterable[str] = (),
+                extra_model_factories: Iterable[str] = (),
+                external: Mapping[str, frozenset[str]] | None = None) -> SemanticModel:
+    """The semantic model of one module's ``ast``."""
+    builder = Builder(extra_strategy_names, extra_model_factories, external)
+    builder.build(tree)
+    return SemanticModel(builder, effects)

@@ -1,0 +1,165 @@
+"""What the semantic model is made of: units of code, the bindings they make,
+the calls they run, and what those calls may reach.
+
+Plain typed records; the builder (:mod:`.builder`) fills them in one walk and
+the model (:mod:`.model`) answers the rules' questions about them.
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+from collections import Counter
+from dataclasses import dataclass, field
+
+
+class UnitKind(enum.Enum):
+    MODULE = "module"
+    FUNCTION = "function"
+    LAMBDA = "lambda"
+
+
+class BindingKind(enum.Enum):
+    ASSIGNMENT = "assignment"  # x = value, x: T = value, a, b = c, d
+    AUGMENTED = "augmented"  # x += value: combines with what was there
+    LOOP = "loop"  # for x in ...
+    WALRUS = "walrus"  # (x := value)
+    WITH = "with"  # with ... as x
+    PARAMETER = "parameter"
+    IMPORT = "import"
+    OTHER = "other"  # unpacking and other targets whose value is not one expression
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One binding of a name (or of ``self.x``/``a.b``) in a unit, in walk order."""
+
+    name: str
+    kind: BindingKind
+    order: int
+    value: ast.expr | None = None  # the expression bound, when it is one expression
+
+
+@dataclass(frozen=True)
+class LocalFunction:
+    """``name(...)``: a function or class of this file, looked up from the caller's unit."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class SelfMethod:
+    """``self.method(...)`` / ``cls.method(...)`` inside class ``class_name``."""
+
+    class_name: str
+    method: str
+
+
+@dataclass(frozen=True)
+class AttributeCall:
+    """``receiver.method(...)`` on a plain name: an instance or a class of this file, maybe."""
+
+    receiver: str
+    method: str
+
+
+@dataclass(frozen=True)
+class ImportedHelper:
+    """A function of another file of the checked tree, known by its summary."""
+
+    qualified: str
+
+
+Callee = LocalFunction | SelfMethod | AttributeCall | ImportedHelper
+
+
+@dataclass(eq=False)
+class CallSite:
+    """One call, where it runs and what it is bound to."""
+
+    node: ast.Call
+    unit: Unit
+    in_scope: bool  # lexically inside a strategy scope of its own unit
+    order: int
+    qualified: tuple[str, ...]  # canonical names the callee may be (imports resolved)
+    statement: ast.stmt  # the module-level statement it is in
+    targets: tuple[str, ...] = ()  # names the result is bound to: model = Sequential(...)
+    callee: Callee | None = None  # the file's own code it may run
+    receiver: str | None = None  # ``x`` or ``self.x`` in ``x.method(...)``
+    chain_root: str | None = None  # ``ds`` in ``ds.shuffle(100).batch(64)``
+    arg_refs: set[str] = field(default_factory=set)  # names read inside its parentheses
+    inside_call: CallSite | None = None  # the call whose arguments hold this one
+    chained: tuple[str, ...] = ()  # methods called on its result: ds.batch(8).unbatch()
+    entry: bool = False  # starts the program: main() as a statement, under __main__
+    per_replica: bool = False  # inside a function run once per input pipeline
+    # Where ``targets`` are bound, when not in ``unit``: a default argument's
+    # value is made where the function is defined and bound in the function.
+    bound_in: Unit | None = None
+
+    @property
+    def binding_unit(self) -> Unit:
+        return self.bound_in or self.unit
+
+    @property
+    def method(self) -> str | None:
+        """``fit`` for ``model.fit(...)``; None for a call of a plain name."""
+        func = self.node.func
+        return func.attr if isinstance(func, ast.Attribute) else None
+
+    def keyword(self, name: str) -> ast.keyword | None:
+        for keyword in self.node.keywords:
+            if keyword.arg == name:
+                return keyword
+        return None
+
+    def positional(self) -> list[ast.expr]:
+        return [arg for arg in self.node.args if not isinstance(arg, ast.Starred)]
+
+    def is_inside(self, predicate) -> bool:
+        """Is this call an argument (at any depth) of a call for which ``predicate`` holds?"""
+        outer = self.inside_call
+        while outer is not None:
+            if predicate(outer):
+                return True
+            outer = outer.inside_call
+        return False
+
+
+@dataclass(eq=False)
+class Unit:
+    """A body of code that runs as one: the module, a function, or a lambda."""
+
+    name: str
+    kind: UnitKind
+    parent: Unit | None
+    node: ast.AST
+    class_name: str | None = None  # the class whose method this is (or nests in)
+    params: set[str] = field(default_factory=set)
+    defaults: dict[str, ast.expr] = field(default_factory=dict)  # parameter -> default value
+    calls: list[CallSite] = field(default_factory=list)
+    bindings: dict[str, list[Binding]] = field(default_factory=dict)
+    # Name reads and writes, counted: how much a bound model is used.
+    loads: Counter = field(default_factory=Counter)
+    stores: Counter = field(default_factory=Counter)
+    inference_uses: Counter = field(default_factory=Counter)  # evaluate, predict, save...
+    reads: list[tuple[str, int]] = field(default_factory=list)  # (name, walk order) of each read
+    refs: set[str] = field(default_factory=set)  # names and self.x read anywhere in it
+    in_scope_refs: set[str] = field(default_factory=set)  # ... read inside a strategy scope
+    makes_strategy: bool = False  # constructs a tf.distribute strategy
+    owns_strategy: bool = False  # makes one, or enters a scope itself: judged on its own
+    mentions_strategy: bool = False  # a strategy parameter, self.strategy...
+    per_replica: bool = False  # takes an InputContext: runs once per input pipeline
+    callers: list[CallSite] = field(default_factory=list)  # filled by the model
+
+    @property
+    def is_module(self) -> bool:
+        return self.kind is UnitKind.MODULE
+
+    @property
+    def is_lambda(self) -> bool:
+        return self.kind is UnitKind.LAMBDA
+
+    def bind(self, binding: Binding) -> None:
+        self.bindings.setdefault(binding.name, []).append(binding)
+        if "." not in binding.name:
+            self.stores[binding.name] += 1

@@ -1,0 +1,202 @@
+"""Constant values through names, attributes, parameters and simple arithmetic:
+what a batch size is, and where it is written.
+
+A value is a constant (``64``, ``BATCH = 32 * 2``, ``self.batch_size = 64``),
+*scaled* by the replica count (anything that reads ``num_replicas_in_sync`` or
+``get_per_replica_batch_size``), or unknown (a configuration field, a call).
+Names resolve to the bindings before the use in straight-line code, else to
+every binding of the name. A parameter's values are those that reach it: its
+default where a call leaves it out, and the arguments at the file's call sites
+(:func:`parameter_origins`), each reported where it is written.
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from mirrorguard.checker.semantic.units import BindingKind, CallSite, Unit
+
+if TYPE_CHECKING:
+    from mirrorguard.checker.semantic.model import SemanticModel
+
+_REPLICA_ATTRIBUTES = frozenset({"num_replicas_in_sync", "get_per_replica_batch_size"})
+_MAX_DEPTH = 12
+
+
+class Kind(enum.Enum):
+    CONSTANT = "constant"
+    SCALED = "scaled"  # derived from the replica count
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Value:
+    kind: Kind
+    number: int | None = None  # for constants, when one number is known
+
+
+UNKNOWN = Value(Kind.UNKNOWN)
+SCALED = Value(Kind.SCALED)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """A value that reaches a parameter, and the node where it is written."""
+
+    value: Value
+    node: ast.AST
+    unit: Unit
+
+
+def mentions_replicas(node: ast.AST) -> bool:
+    return any(isinstance(n, ast.Attribute) and n.attr in _REPLICA_ATTRIBUTES for n in ast.walk(node))
+
+
+def value_of(node: ast.AST | None, unit: Unit, model: SemanticModel, depth: int = 0,
+             order: int | None = None) -> Value:
+    """The value of ``node`` as seen from ``unit``; ``order`` is where it is used."""
+    if depth > _MAX_DEPTH or node is None:
+        return UNKNOWN
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, int) and not isinstance(node.value, bool):
+            return Value(Kind.CONSTANT, node.value)
+        return UNKNOWN
+    if isinstance(node, ast.Attribute):
+        if node.attr == "num_replicas_in_sync":
+            return SCALED
+        return _attribute_value(node, unit, model, depth)
+    if isinstance(node, ast.BinOp):
+        left = value_of(node.left, unit, model, depth + 1, order)
+        right = value_of(node.right, unit, model, depth + 1, order)
+        return _combine(left, right, node.op)
+    if isinstance(node, ast.Name):
+        return _name_value(node.id, unit, model, depth, order)
+    if isinstance(node, ast.Call):
+        if mentions_replicas(node):
+            return SCALED
+        # int(64): a constant in disguise
+        if isinstance(node.func, ast.Name) and node.func.id == "int" and len(node.args) == 1 and not node.keywords:
+            return value_of(node.args[0], unit, model, depth + 1, order)
+    return UNKNOWN
+
+
+def _attribute_value(node: ast.Attribute, unit: Unit, model: SemanticModel, depth: int) -> Value:
+    """``self.batch_size`` set in any method of the class; ``config.batch`` set at module level."""
+    key = None
+    if isinstance(node.value, ast.Name):
+        key = f"{node.value.id}.{node.attr}"
+    if key is None:
+        return UNKNOWN
+    if key.startswith(("self.", "cls.")) and unit.class_name:
+        owners = [u for u in model.units if u.class_name == unit.class_name]
+    else:
+        owners = [model.module]
+    bindings = [(owner, b) for owner in owners for b in owner.bindings.get(key, ())]
+    if not bindings:
+        return UNKNOWN
+    return _merge([(b, owner) for owner, b in bindings], model, depth)
+
+
+def _name_value(name: str, unit: Unit, model: SemanticModel, depth: int, order: int | None) -> Value:
+    scope: Unit | None = unit
+    while scope is not None:
+        if name in scope.params:
+            return UNKNOWN
+        if name in scope.bindings:
+            break
+        scope = scope.parent
+    if scope is None:
+        scope = model.module
+        if name not in scope.bindings:
+            return UNKNOWN
+    bindings = scope.bindings[name]
+    if scope is unit and order is not None:
+        # In straight-line code the value is the last one bound before the
+        # use: BATCH = 64; ds.batch(BATCH); BATCH = 16 * replicas.
+        before = [b for b in bindings if b.order < order]
+        if before:
+            last = before[-1]
+            bindings = [last] if last.kind is BindingKind.ASSIGNMENT else before
+    return _merge([(b, scope) for b in bindings], model, depth)
+
+
+def _merge(bindings, model: SemanticModel, depth: int) -> Value:
+    verdicts: list[tuple[bool, Value]] = []  # (augmented?, value)
+    for binding, scope in bindings:
+        if binding.kind not in (BindingKind.ASSIGNMENT, BindingKind.AUGMENTED) or binding.value is None:
+            return UNKNOWN
+        augmented = binding.kind is BindingKind.AUGMENTED
+        verdicts.append((augmented, value_of(binding.value, scope, model, depth + 1)))
+    if any(v.kind is Kind.SCALED for _, v in verdicts):
+        return SCALED
+    if verdicts and all(v.kind is Kind.CONSTANT for _, v in verdicts):
+        numbers = {v.number for augmented, v in verdicts if not augmented}
+        has_augmented = any(augmented for augmented, _ in verdicts)
+        return Value(Kind.CONSTANT, numbers.pop() if len(numbers) == 1 and not has_augmented else None)
+    return UNKNOWN
+
+
+def argument_for(site: CallSite, function: Unit, param: str) -> ast.expr | None:
+    """The expression a call passes for ``param`` of ``function``, if it passes one."""
+    keyword = site.keyword(param)
+    if keyword is not None:
+        return keyword.value
+    node = function.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    names = [a.arg for a in (*node.args.posonlyargs, *node.args.args)]
+    if names and names[0] in ("self", "cls") and function.class_name and site.method is not None:
+        names = names[1:]  # bound method: the receiver is the first parameter
+    if param not in names:
+        return None
+    index = names.index(param)
+    if any(isinstance(a, ast.Starred) for a in site.node.args[: index + 1]):
+        return None
+    return site.node.args[index] if index < len(site.node.args) else None
+
+
+def parameter_origins(param: str, function: Unit, model: SemanticModel) -> list[Origin]:
+    """The values that reach ``param`` of ``function``: each call site's argument
+    and, where a call leaves it out (or no call is in the file), the default."""
+    origins: list[Origin] = []
+    default = function.defaults.get(param)
+    default_reaches = not function.callers
+    for site in function.callers:
+        argument = argument_for(site, function, param)
+        if argument is None:
+            if any(k.arg is None for k in site.node.keywords) or any(
+                isinstance(a, ast.Starred) for a in site.node.args
+            ):
+                continue  # **kwargs / *args: what reaches it is unknown
+            default_reaches = True
+            continue
+        origins.append(Origin(value_of(argument, site.unit, model, order=site.order), argument, site.unit))
+    if default is not None and default_reaches:
+        origins.append(Origin(value_of(default, function.parent or model.module, model), default, function))
+    return origins
+
+
+def _combine(left: Value, right: Value, op: ast.operator) -> Value:
+    if Kind.SCALED in (left.kind, right.kind):
+        return SCALED
+    if left.kind is not Kind.CONSTANT or right.kind is not Kind.CONSTANT:
+        return UNKNOWN
+    a, b = left.number, right.number
+    if a is None or b is None:
+        return Value(Kind.CONSTANT)
+    if isinstance(op, ast.Mult):
+        return Value(Kind.CONSTANT, a * b)
+    if isinstance(op, ast.Add):
+        return Value(Kind.CONSTANT, a + b)
+    if isinstance(op, ast.Sub):
+        return Value(Kind.CONSTANT, a - b)
+    if isinstance(op, ast.FloorDiv) and b:
+        return Value(Kind.CONSTANT, a // b)
+    if isinstance(op, ast.Pow) and 0 <= b < 64:
+        return Value(Kind.CONSTANT, a ** b)
+    if isinstance(op, ast.LShift):
+        return Value(Kind.CONSTANT, a << b if 0 <= b < 64 else None)
+    return UNKNOWN
