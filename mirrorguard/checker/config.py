@@ -62,8 +62,7 @@ def unknown_code_message(code: str, where: str) -> str | None:
         return None
     close = difflib.get_close_matches(code, codes, n=1, cutoff=0.4)
     hint = f"did you mean {close[0]}? " if close else ""
-    return (f"unknown code {code!r} in {where}: no rule has this code or prefix; {hint}"
-            f"known codes: {', '.join(codes)}")
+    return f"unknown code {code!r} in {where}: no rule has this code or prefix; {hint}`mirrorguard rules` lists them"
 
 
 def parse_codes(values: Iterable[Any], where: str) -> tuple[str, ...]:
