@@ -36,7 +36,7 @@ def use_colour(stream: TextIO, environ=None) -> bool:
     environ = os.environ if environ is None else environ
     if environ.get("NO_COLOR"):
         return False
-    if environ.get("FORCE_COLOR"):
+    if environ.get("FORCE_COLOR", "").lower() not in ("", "0", "false"):
         return True
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())

@@ -112,6 +112,9 @@ def test_colour_on_a_terminal_and_never_when_no_color_is_set(project):
     forced = subprocess.run([*MIRRORGUARD, "check", "-q", "train.py"], cwd=project,
                             env={**env, "FORCE_COLOR": "1"}, capture_output=True, text=True)
     assert "\x1b[1;31mMG101\x1b[0m" in forced.stdout
+    not_forced = subprocess.run([*MIRRORGUARD, "check", "-q", "train.py"], cwd=project,
+                                env={**env, "FORCE_COLOR": "0"}, capture_output=True, text=True)
+    assert "\x1b[" not in not_forced.stdout
 
 
 def test_output_file_gets_the_report_and_stdout_nothing(project, capsys, monkeypatch):
