@@ -34,7 +34,7 @@ def add_parser(subparsers) -> None:
         "fix",
         help="move model building, compile and optimizers into the strategy scope",
         description=(
-            "Apply safe fixes for MG101-MG104 (statements moved into `with strategy.scope():`), "
+            "Apply safe fixes for MG101-MG105 (statements moved into `with strategy.scope():`), "
             "and with --unsafe-fixes also MG201. Takes the same options as `mirrorguard check` and "
             "reports the findings it reports, each fixed or, with the reason, not. "
             "Exit 0: nothing left; 1: findings remain; 2: usage error or a file that cannot be written."
