@@ -272,6 +272,8 @@ def run_check(args: argparse.Namespace) -> int:
     settings = settings_map(files, resolver)
     contents: dict[str, bytes] = {}
     findings = []
+    if stdin and args.add_noqa:
+        raise UsageError("--add-noqa edits files in place; it cannot edit standard input (`-`)")
     if stdin:
         name = stdin_name(args)
         contents[name] = read_stdin()

@@ -210,3 +210,8 @@ def test_abbreviated_options_are_refused(tmp_path, capsys, monkeypatch):
 def test_help_says_strategy_names_take_variables_too(capsys):
     assert main(["check", "--help"]) == 0
     assert "variables holding your tf.distribute strategy" in " ".join(capsys.readouterr().out.split())
+
+
+def test_add_noqa_refuses_standard_input(tmp_path, capsys, monkeypatch):
+    code, out, err = run(capsys, monkeypatch, tmp_path, "--add-noqa", "-", stdin=HIDDEN.encode())
+    assert code == 2 and out == "" and "--add-noqa edits files in place; it cannot edit standard input" in err
