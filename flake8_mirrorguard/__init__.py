@@ -5,10 +5,13 @@ the work, so flake8 and ``mirrorguard check`` report the same findings at the
 same places. flake8 applies ``# noqa``, ``--select``/``--ignore`` and
 ``per-file-ignores`` itself.
 
-Options (command line or flake8 configuration, comma-separated), the same
-settings as ``strategy-names``/``model-factories`` in ``[tool.mirrorguard]``:
+The analysis settings ``strategy-names`` and ``model-factories`` come from the
+same place as for ``mirrorguard check``: each file's nearest ``mirrorguard.toml``
+or ``pyproject.toml`` ``[tool.mirrorguard]``
+(:class:`~mirrorguard.checker.resolver.SettingsResolver`), overridden by these
+options (command line or flake8 configuration, comma-separated):
 
-    --mirrorguard-strategy-names   your functions that return a tf.distribute strategy
+    --mirrorguard-strategy-names   variables holding your tf.distribute strategy, or functions returning one
     --mirrorguard-model-factories  your functions that return a Keras model
 """
 
@@ -24,9 +27,9 @@ from mirrorguard import __version__
 from mirrorguard.checker.core import Settings, check_source
 
 _OPTIONS = (
-    ("--mirrorguard-strategy-names", "extra_strategy_names",
-     "comma-separated names of your functions that return a tf.distribute strategy"),
-    ("--mirrorguard-model-factories", "extra_model_factories",
+    ("--mirrorguard-strategy-names", "strategy_names",
+     "comma-separated names of variables holding your tf.distribute strategy, or of your functions returning one"),
+    ("--mirrorguard-model-factories", "model_factories",
      "comma-separated names of your functions that return a Keras model"),
 )
 
@@ -35,7 +38,7 @@ class Plugin:
     name = "mirrorguard"
     version = __version__
 
-    settings = Settings(respect_noqa=False)
+    resolver = None  # set by parse_options: flake8's options over each file's configuration
 
     # flake8 chooses the plugin type from these parameter names. The checker
     # analyses flake8's own ``tree``: nothing is parsed twice.
@@ -60,23 +63,35 @@ class Plugin:
 
     @classmethod
     def parse_options(cls, options: argparse.Namespace) -> None:
-        from mirrorguard.checker.config import ConfigError, parse_names
+        from mirrorguard.checker.config import Config, ConfigError, parse_names
+        from mirrorguard.checker.resolver import SettingsResolver
 
         values = {}
-        for flag, field_name, _ in _OPTIONS:
-            raw = getattr(options, flag[2:].replace("-", "_"), None) or []
-            if isinstance(raw, str):  # the default, before flake8 splits it
-                raw = [part for part in raw.split(",") if part.strip()]
-            try:
-                values[field_name] = parse_names([part.strip() for part in raw if part.strip()], flag)
-            except ConfigError as exc:
-                # As argparse reports a bad option: the message, then exit 2.
-                sys.stderr.write(f"flake8: error: {exc}\n")
-                raise SystemExit(2) from None
-        cls.settings = replace(Settings(respect_noqa=False), **values)
+        try:
+            for flag, field_name, _ in _OPTIONS:
+                raw = getattr(options, flag[2:].replace("-", "_"), None) or []
+                if isinstance(raw, str):  # the default, before flake8 splits it
+                    raw = [part for part in raw.split(",") if part.strip()]
+                names = [part.strip() for part in raw if part.strip()]
+                # Not given: the configuration file's setting applies.
+                values[field_name] = parse_names(names, flag) if names else None
+            cls.resolver = SettingsResolver(Config(**values), respect_noqa=False)
+            # Read the configuration of the paths given now, so that a bad file
+            # stops flake8 with its message rather than inside a worker.
+            for path in getattr(options, "filenames", None) or ["."]:
+                if path != "-":
+                    cls.resolver.settings_for(path)
+        except ConfigError as exc:
+            # As argparse reports a bad option: the message, then exit 2.
+            sys.stderr.write(f"flake8: error: {exc}\n")
+            raise SystemExit(2) from None
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         text = "".join(self.lines)
+        resolver = type(self).resolver
+        settings = resolver.settings_for(self.filename) if resolver is not None else Settings(respect_noqa=False)
+        # flake8 selects and ignores codes itself.
+        settings = replace(settings, select=("MG",), ignore=())
         tree = self.tree if isinstance(self.tree, ast.Module) else None
-        for finding in check_source(text, self.filename, self.settings, compiled=True, tree=tree):
+        for finding in check_source(text, self.filename, settings, compiled=True, tree=tree):
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)

@@ -1,25 +1,26 @@
-"""``[tool.mirrorguard]`` in ``pyproject.toml``, merged with command-line flags.
+"""Configuration files and their settings: ``[tool.mirrorguard]`` in
+``pyproject.toml``, or the same keys at the top level of ``mirrorguard.toml``.
 
-The file is found by walking up from the checked paths (from their common
-folder) to the first ``pyproject.toml`` that has a ``[tool.mirrorguard]``
-table, as ruff does. Paths in ``exclude`` and ``per-file-ignores`` are
-relative to that file's folder. Command-line flags override the file.
+Which file applies to which checked file is the resolver's business
+(:mod:`mirrorguard.checker.resolver`); this module reads and validates one
+file, and the command-line values of the same settings.
 
     [tool.mirrorguard]
     select = ["MG"]                      # codes or prefixes to report
     ignore = ["MG201"]                   # codes or prefixes not to report
-    extend-select = ["MG9"]              # added to select (opinionated rules)
+    extend-select = ["MG2"]              # added to select
     exclude = ["notebooks/scratch/*"]    # globs, matched against paths and folder names
     per-file-ignores = {"tests/*" = ["MG1"]}
-    strategy-names = ["make_strategy"]   # helpers that return a tf.distribute strategy
+    strategy-names = ["make_strategy"]   # variables or helpers that hold or return a tf.distribute strategy
     model-factories = ["create_backbone"]  # helpers that return a Keras model
 
-Every problem (unknown key, wrong type, bad code) is a :class:`ConfigError`
+Every problem (unknown key, wrong type, unknown code) is a :class:`ConfigError`
 whose message names the file, the key and the bad value.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import sys
@@ -36,17 +37,40 @@ else:  # pragma: no cover - Python 3.10
 
 _CODE = re.compile(r"^MG[0-9]{0,3}$")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$")
-CONFIG_FILE = "pyproject.toml"
+PYPROJECT = "pyproject.toml"
+OWN_FILE = "mirrorguard.toml"
+# Looked for in this order in each folder: the tool's own file wins, as ruff's does.
+CONFIG_FILES = (OWN_FILE, PYPROJECT)
 KEYS = ("select", "ignore", "extend-select", "exclude", "per-file-ignores",
         "strategy-names", "model-factories")
 
 
 class ConfigError(ValueError):
-    """A bad setting, in the file or on the command line; the run stops with exit 2."""
+    """A bad setting, in a file, on the command line or in a ``# noqa``; the run stops with exit 2."""
+
+
+def known_codes() -> tuple[str, ...]:
+    from mirrorguard.checker.rules import RULES_BY_CODE
+
+    return tuple(RULES_BY_CODE)
+
+
+def unknown_code_message(code: str, where: str) -> str | None:
+    """Why ``code`` (upper case, ``MG`` form) selects no rule, with a did-you-mean; None if it selects one."""
+    codes = known_codes()
+    if any(known.startswith(code) for known in codes):
+        return None
+    close = difflib.get_close_matches(code, codes, n=1, cutoff=0.4)
+    hint = f"did you mean {close[0]}? " if close else ""
+    return f"unknown code {code!r} in {where}: no rule has this code or prefix; {hint}`mirrorguard rules` lists them"
 
 
 def parse_codes(values: Iterable[Any], where: str) -> tuple[str, ...]:
-    """``["MG101", "mg2", "ALL"]`` -> ("MG101", "MG2", "MG"); rejects what could never match a code."""
+    """``["MG101", "mg2", "ALL"]`` -> ("MG101", "MG2", "MG").
+
+    Rejects what could never be a code (``E501``) and codes or prefixes no
+    rule has (``MG999``, ``MG9``): a typo must not turn the checker off.
+    """
     codes = []
     for value in values:
         if not isinstance(value, str):
@@ -56,7 +80,11 @@ def parse_codes(values: Iterable[Any], where: str) -> tuple[str, ...]:
             raise ConfigError(
                 f"invalid code {value!r} in {where}: expected a code or prefix such as MG101 or MG1"
             )
-        codes.append("MG" if code == "ALL" else code)
+        code = "MG" if code == "ALL" else code
+        problem = unknown_code_message(code, where)
+        if problem is not None:
+            raise ConfigError(problem)
+        codes.append(code)
     return tuple(codes)
 
 
@@ -78,16 +106,34 @@ def parse_names(values: Iterable[Any], where: str) -> tuple[str, ...]:
     return tuple(names)
 
 
+def parse_per_file_ignores(values: Iterable[str], where: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """flake8's spelling: ``tests/*:MG1,MG2 scratch/*.py:MG201`` (pairs split by blanks or commas)."""
+    pairs: list[tuple[str, list[str]]] = []
+    for value in values:
+        for token in re.split(r"[\s,]+", value.strip()):
+            if not token:
+                continue
+            pattern, colon, codes = token.rpartition(":")
+            if colon and pattern:
+                pairs.append((pattern, [codes] if codes else []))
+            elif pairs and not colon:  # a further code after a comma: `tests/*:MG1,MG2`
+                pairs[-1][1].append(token)
+            else:
+                raise ConfigError(f"invalid value {token!r} in {where}: expected GLOB:CODES, "
+                                  "such as tests/*:MG1")
+    return tuple((pattern, parse_codes(codes, f"{pattern!r} of {where}")) for pattern, codes in pairs)
+
+
 @dataclass(frozen=True)
 class Config:
-    """Settings read from one ``[tool.mirrorguard]`` table (None: not set there)."""
+    """Settings read from one configuration file, or given as flags (None: not set there)."""
 
     path: str | None = None
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()
     exclude: tuple[str, ...] | None = None
-    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] | None = None
     strategy_names: tuple[str, ...] | None = None
     model_factories: tuple[str, ...] | None = None
 
@@ -96,8 +142,17 @@ class Config:
         return os.path.dirname(os.path.abspath(self.path)) if self.path else None
 
 
+def config_in(folder: str) -> str | None:
+    """The configuration file of ``folder`` itself, if it has one for mirrorguard."""
+    for name in CONFIG_FILES:
+        candidate = os.path.join(folder, name)
+        if os.path.isfile(candidate) and (name != PYPROJECT or _has_table(candidate)):
+            return candidate
+    return None
+
+
 def find_config(paths: Iterable[str]) -> str | None:
-    """The nearest ``pyproject.toml`` with a ``[tool.mirrorguard]`` table above the paths' common folder."""
+    """The nearest configuration file above the paths' common folder."""
     absolute = [os.path.abspath(p) for p in paths] or [os.getcwd()]
     try:
         start = os.path.commonpath(absolute)
@@ -107,9 +162,9 @@ def find_config(paths: Iterable[str]) -> str | None:
         start = os.path.dirname(start)
     folder = start
     while True:
-        candidate = os.path.join(folder, CONFIG_FILE)
-        if os.path.isfile(candidate) and _has_table(candidate):
-            return candidate
+        found = config_in(folder)
+        if found is not None:
+            return found
         parent = os.path.dirname(folder)
         if parent == folder:
             return None
@@ -131,7 +186,7 @@ def _has_table(path: str) -> bool:
 
 def _read_toml(path: str) -> dict:
     if tomllib is None:  # pragma: no cover - Python 3.10 without tomli
-        raise ConfigError(f"{path}: reading pyproject.toml on Python 3.10 needs `tomli` (pip install tomli)")
+        raise ConfigError(f"{path}: reading TOML on Python 3.10 needs `tomli` (pip install tomli)")
     try:
         with open(path, "rb") as handle:
             return tomllib.load(handle)
@@ -142,28 +197,42 @@ def _read_toml(path: str) -> dict:
 
 
 def load_config(path: str) -> Config:
-    """Read and validate ``[tool.mirrorguard]`` from ``path``."""
+    """Read and validate one configuration file.
+
+    A ``pyproject.toml`` must have a ``[tool.mirrorguard]`` table; any other
+    file (``mirrorguard.toml``, a ``--config`` file) holds the keys at its top
+    level, or in a ``[tool.mirrorguard]`` table. A file with nothing for
+    mirrorguard is an error: it would silently check with the defaults.
+    """
     document = _read_toml(path)
     tool = document.get("tool", {})
     table = tool.get("mirrorguard") if isinstance(tool, dict) else None
-    if table is None:
-        return Config(path=path)
-    if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [tool.mirrorguard] must be a table, got {table!r}")
-    return config_from_table(table, path)
+    if table is not None:
+        if not isinstance(table, dict):
+            raise ConfigError(f"{path}: [tool.mirrorguard] must be a table, got {table!r}")
+        return config_from_table(table, path, "[tool.mirrorguard]")
+    if os.path.basename(path) == PYPROJECT:
+        raise ConfigError(f"{path}: no [tool.mirrorguard] table: nothing in this file configures mirrorguard")
+    meant = [key for key in document
+             if key in KEYS or key.replace("_", "-") in KEYS or difflib.get_close_matches(key, KEYS, n=1)]
+    if not meant and os.path.basename(path) != OWN_FILE:
+        raise ConfigError(f"{path}: nothing in this file configures mirrorguard; expected keys such as "
+                          "select = [\"MG1\"] at the top level or in [tool.mirrorguard]")
+    return config_from_table(document, path, "the top level")
 
 
-def config_from_table(table: dict, path: str) -> Config:
+def config_from_table(table: dict, path: str, section: str = "[tool.mirrorguard]") -> Config:
     unknown = [key for key in table if key not in KEYS]
     if unknown:
         suggestions = {key.replace("_", "-") for key in unknown} & set(KEYS)
+        suggestions |= set(difflib.get_close_matches(unknown[0], KEYS, n=1))
         hint = f" (did you mean {', '.join(sorted(suggestions))}?)" if suggestions else ""
         raise ConfigError(
-            f"{path}: unknown key {unknown[0]!r} in [tool.mirrorguard]{hint}; known keys: {', '.join(KEYS)}"
+            f"{path}: unknown key {unknown[0]!r} in {section}{hint}; known keys: {', '.join(KEYS)}"
         )
 
     def where(key: str) -> str:
-        return f"`{key}` in [tool.mirrorguard] of {path}"
+        return f"`{key}` in {section} of {path}"
 
     def strings(key: str) -> list[Any] | None:
         if key not in table:
@@ -186,18 +255,21 @@ def config_from_table(table: dict, path: str) -> Config:
                 raise ConfigError(f"invalid pattern {value!r} in {place}: expected a glob such as \"build/*\"")
         return tuple(values)
 
-    per_file = table.get("per-file-ignores", {})
-    if not isinstance(per_file, dict):
-        raise ConfigError(f"invalid value {per_file!r} for {where('per-file-ignores')}: expected a table "
-                          "of glob = [codes], such as {\"tests/*\" = [\"MG1\"]}")
-    per_file_ignores = []
-    for pattern, codes in per_file.items():
-        if isinstance(codes, str):
-            codes = split_list(codes)
-        if not isinstance(codes, list):
-            raise ConfigError(f"invalid value {codes!r} for {pattern!r} in {where('per-file-ignores')}: "
-                              "expected a list of codes")
-        per_file_ignores.append((pattern, parse_codes(codes, f"{pattern!r} of {where('per-file-ignores')}")))
+    per_file_ignores = None
+    if "per-file-ignores" in table:
+        per_file = table["per-file-ignores"]
+        if not isinstance(per_file, dict):
+            raise ConfigError(f"invalid value {per_file!r} for {where('per-file-ignores')}: expected a table "
+                              "of glob = [codes], such as {\"tests/*\" = [\"MG1\"]}")
+        pairs = []
+        for pattern, codes in per_file.items():
+            if isinstance(codes, str):
+                codes = split_list(codes)
+            if not isinstance(codes, list):
+                raise ConfigError(f"invalid value {codes!r} for {pattern!r} in {where('per-file-ignores')}: "
+                                  "expected a list of codes")
+            pairs.append((pattern, parse_codes(codes, f"{pattern!r} of {where('per-file-ignores')}")))
+        per_file_ignores = tuple(pairs)
 
     return Config(
         path=path,
@@ -205,7 +277,7 @@ def config_from_table(table: dict, path: str) -> Config:
         ignore=optional("ignore", parse_codes),
         extend_select=optional("extend-select", parse_codes) or (),
         exclude=optional("exclude", globs),
-        per_file_ignores=tuple(per_file_ignores),
+        per_file_ignores=per_file_ignores,
         strategy_names=optional("strategy-names", parse_names),
         model_factories=optional("model-factories", parse_names),
     )

@@ -1,26 +1,49 @@
-"""Findings to output: text, json, sarif or github, then statistics and a summary.
+"""Findings to output: text, full, json, sarif or github, then statistics and a summary.
 
-- ``text``: ``path:line:col: CODE message``; a notebook finding is
-  ``path:cell N:line:col: CODE message`` (line and column within code cell N),
-  as ruff writes them.
-- ``json``: an array of objects with path, line, column, code, name, message
-  (and ``cell`` for notebooks).
+- ``text`` (also ``concise``): ``path:line:col: CODE message``; a notebook
+  finding is ``path:cell N:line:col: CODE message`` (line and column within
+  code cell N), as ruff writes them.
+- ``full``: the text line, then the source line with a caret under the code.
+- ``json``: an array of objects with path, line, column, end_line, end_column,
+  code, name, message (and ``cell`` for notebooks).
 - ``sarif``: a SARIF 2.1.0 log for GitHub code scanning (see sarif.py).
-- ``github``: GitHub Actions workflow commands, one annotation per finding.
+- ``github``: GitHub Actions workflow commands, one annotation per finding,
+  paths relative to ``GITHUB_WORKSPACE`` when it is set.
 
-The machine formats (json, sarif) keep stdout a single document: statistics
-and the summary go to stderr with them. ``quiet`` prints findings only.
+The machine formats (json, sarif) keep their stream a single document:
+statistics and the summary go to ``side`` (stderr). ``quiet`` prints findings only.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
-from typing import Sequence, TextIO
+from typing import Callable, Sequence, TextIO
 
 from mirrorguard.checker.findings import Finding
 
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "concise", "full", "json", "sarif", "github")
+# ANSI styles, as ruff uses them: bold paths, red codes, dim separators.
+_BOLD, _RED, _CYAN, _BLUE, _RESET = "\x1b[1m", "\x1b[1;31m", "\x1b[36m", "\x1b[1;34m", "\x1b[0m"
+
+# A function from (path, cell) to the lines of that file (or notebook cell), or None.
+SourceLines = Callable[[str, "int | None"], "list[str] | None"]
+
+
+def use_colour(stream: TextIO, environ=None) -> bool:
+    """Colour on a terminal; ``NO_COLOR`` turns it off, ``FORCE_COLOR`` on (no-color.org)."""
+    environ = os.environ if environ is None else environ
+    if environ.get("NO_COLOR"):
+        return False
+    if environ.get("FORCE_COLOR", "").lower() not in ("", "0", "false"):
+        return True
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def _paint(text: str, style: str, colour: bool) -> str:
+    return f"{style}{text}{_RESET}" if colour else text
 
 
 def location(finding: Finding) -> str:
@@ -29,17 +52,54 @@ def location(finding: Finding) -> str:
     return f"{finding.path}:{finding.line}:{finding.column}"
 
 
-def text_line(finding: Finding) -> str:
-    return f"{location(finding)}: {finding.code} {finding.message}"
+def text_line(finding: Finding, colour: bool = False) -> str:
+    if not colour:
+        return f"{location(finding)}: {finding.code} {finding.message}"
+    where = location(finding).split(":")
+    coloured = _paint(where[0], _BOLD, True) + "".join(_paint(":", _CYAN, True) + part for part in where[1:])
+    return f"{coloured}{_paint(':', _CYAN, True)} {_paint(finding.code, _RED, True)} {finding.message}"
 
 
-def github_line(finding: Finding) -> str:
+def full_lines(finding: Finding, lines: list[str] | None, colour: bool = False) -> list[str]:
+    """The text line, then the flagged source line with carets under the flagged code."""
+    out = [text_line(finding, colour)]
+    if not lines or not 1 <= finding.line <= len(lines):
+        return out + [""]
+    source = lines[finding.line - 1].rstrip("\r\n")
+    start = max(finding.column - 1, 0)
+    if finding.end_line == finding.line and finding.end_column is not None:
+        end = max(finding.end_column - 1, start + 1)
+    else:
+        end = max(len(source.rstrip()), start + 1)
+    number = str(finding.line)
+    gutter = " " * len(number)
+    # Keep tabs in the padding so the carets line up under the code.
+    padding = "".join(ch if ch == "\t" else " " for ch in source[:start])
+    bar = _paint("|", _BLUE, colour)
+    carets = _paint("^" * (end - start) + " " + finding.code, _RED, colour)
+    return out + [
+        f"{gutter} {bar}",
+        f"{_paint(number, _BLUE, colour)} {bar} {source}",
+        f"{gutter} {bar} {padding}{carets}",
+        f"{gutter} {bar}",
+        "",
+    ]
+
+
+def github_line(finding: Finding, workspace: str | None = None) -> str:
     """``::error file=...,line=...,col=...,title=MG101 name::message``.
 
-    A notebook finding names the file only (its lines are JSON, not code) and
-    says the cell and line in the message.
+    ``file`` is relative to ``workspace`` (the repository root, where GitHub
+    looks files up) when the file is inside it. A notebook finding names the
+    file only (its lines are JSON, not code) and says the cell and line in the message.
     """
-    properties = [f"file={_escape_property(finding.path)}"]
+    path = finding.path
+    if workspace:
+        from mirrorguard.checker.files import display_path
+
+        shown = display_path(path, workspace)
+        path = shown if not os.path.isabs(shown) else path
+    properties = [f"file={_escape_property(path)}"]
     message = finding.message
     if finding.cell is None:
         properties += [f"line={finding.line}", f"col={finding.column}"]
@@ -67,20 +127,38 @@ def statistics(findings: Sequence[Finding]) -> list[str]:
             for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
 
 
+def fixable_counts(findings: Sequence[Finding]) -> tuple[int, int]:
+    """(findings whose rule has a safe fix, findings whose rule has an unsafe one)."""
+    from mirrorguard.checker.rules import RULES_BY_CODE
+
+    kinds = Counter(getattr(RULES_BY_CODE.get(finding.code), "fix", "none") for finding in findings)
+    return kinds["safe"], kinds["unsafe"]
+
+
 def summary(findings: Sequence[Finding], files_checked: int) -> str:
     checked = f"{files_checked} file{'s' if files_checked != 1 else ''} checked"
     if not findings:
         return f"All checks passed ({checked})."
     with_findings = len({finding.path for finding in findings})
-    return (
+    head = (
         f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} "
-        f"in {with_findings} file{'s' if with_findings != 1 else ''} ({checked})."
+        f"in {with_findings} file{'s' if with_findings != 1 else ''} ({checked})"
     )
+    safe, unsafe = fixable_counts(findings)
+    if safe and unsafe:
+        return f"{head}; {safe} fixable with `mirrorguard fix` ({unsafe} more with `--unsafe-fixes`)."
+    if safe:
+        return f"{head}; {safe} fixable with `mirrorguard fix`."
+    if unsafe:
+        return f"{head}; {unsafe} fixable with `mirrorguard fix --unsafe-fixes`."
+    return head + "."
 
 
 def write(findings: Sequence[Finding], files_checked: int, stream: TextIO,
           output_format: str = "text", quiet: bool = False, *, show_statistics: bool = False,
-          side: TextIO | None = None, root: str | None = None, exit_code: int | None = None) -> None:
+          side: TextIO | None = None, root: str | None = None, exit_code: int | None = None,
+          colour: bool = False, source_lines: SourceLines | None = None,
+          workspace: str | None = None) -> None:
     """Write ``findings``; ``side`` (stderr) takes statistics and summary for json and sarif."""
     if output_format == "json":
         json.dump([finding.as_dict() for finding in findings], stream, indent=2)
@@ -90,13 +168,19 @@ def write(findings: Sequence[Finding], files_checked: int, stream: TextIO,
 
         json.dump(to_sarif(findings, root, exit_code), stream, indent=2)
         stream.write("\n")
-    else:
-        line = github_line if output_format == "github" else text_line
+    elif output_format == "github":
         for finding in findings:
-            stream.write(line(finding) + "\n")
+            stream.write(github_line(finding, workspace) + "\n")
+    elif output_format == "full":
+        for finding in findings:
+            lines = source_lines(finding.path, finding.cell) if source_lines else None
+            stream.write("\n".join(full_lines(finding, lines, colour)) + "\n")
+    else:
+        for finding in findings:
+            stream.write(text_line(finding, colour) + "\n")
     if quiet:
         return
-    closing = stream if output_format in ("text", "github") else side
+    closing = side if output_format in ("json", "sarif") else stream
     if closing is None:
         return
     if show_statistics and findings:

@@ -107,3 +107,31 @@ def suppressed(code: str, noqa: frozenset[str] | None) -> bool:
     if noqa is None:
         return False
     return not noqa or any(code.startswith(prefix) for prefix in noqa)
+
+
+_NOQA_WORD = re.compile("noqa", re.IGNORECASE)
+
+
+def noqa_comment_codes(text: str) -> list[tuple[int, str]]:
+    """(1-based line, code) for every code named in a ``# noqa: CODES`` comment
+    of ``text``, upper case, as :func:`noqa_codes` reads them: what a run
+    validates, so that a noqa naming a code no rule has is an error, not a
+    no-op. Only real comments count: a docstring quoting one is left alone."""
+    if _NOQA_WORD.search(text) is None:
+        return []
+    candidates = {}
+    for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
+        codes = noqa_codes(line) if "#" in line else None
+        if codes:
+            candidates[number] = codes
+    if not candidates:
+        return []
+    comments = set()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT and noqa_codes(token.string):
+                comments.add(token.start[0])
+    except (tokenize.TokenError, SyntaxError):
+        return []  # MG000's business
+    return [(number, code) for number, codes in sorted(candidates.items()) if number in comments
+            for code in sorted(codes)]

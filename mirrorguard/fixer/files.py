@@ -111,10 +111,15 @@ def _write_all(handle, data: bytes) -> None:
 
 
 def atomic_write(path: str, data: bytes) -> None:
-    """Replace ``path``'s content with ``data``: old or new, whatever happens."""
+    """Replace ``path``'s content with ``data`` (or create it): old or new, whatever happens."""
     target = os.path.realpath(path)  # write through a symlink, keep the link
     folder = os.path.dirname(target) or "."
-    mode = stat.S_IMODE(os.stat(target).st_mode)
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:  # a new file (--output-file): the permissions open() would give it
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     fd, temporary = tempfile.mkstemp(prefix="." + os.path.basename(target) + ".", suffix=".mirrorguard-fix",
                                      dir=folder)
     try:

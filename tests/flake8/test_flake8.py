@@ -25,9 +25,11 @@ def mirrorguard(*args: str, cwd: Path | None = None) -> subprocess.CompletedProc
 
 
 def test_flake8_and_mirrorguard_check_agree_on_the_corpus():
-    paths = [str(p) for p in SCRIPTS]
-    ours = mirrorguard("--no-cross-file", "--jobs", "2", *paths)
-    theirs = flake8("--jobs", "2", *paths)
+    # Relative paths: flake8 prints paths as given, mirrorguard relative to the current folder.
+    root = CORPUS.parents[1]
+    paths = [str(p.relative_to(root)) for p in SCRIPTS]
+    ours = mirrorguard("--no-cross-file", "--jobs", "2", *paths, cwd=root)
+    theirs = flake8("--jobs", "2", *paths, cwd=root)
     assert ours.returncode == theirs.returncode == 1, theirs.stderr
     # Same findings, same places, same messages (flake8 sorts by file itself).
     assert sorted(theirs.stdout.splitlines()) == sorted(ours.stdout.splitlines())
@@ -114,3 +116,26 @@ def test_flake8_per_file_ignores_and_noqa_apply(tmp_path):
                                                  .replace("connect()", "tf.distribute.MirroredStrategy()"))
     assert flake8("tests/train.py", cwd=tmp_path).stdout.startswith("tests/train.py:4:9: MG101")
     assert flake8("--per-file-ignores", "tests/*:MG1", "tests/train.py", cwd=tmp_path).stdout == ""
+
+
+def test_pyproject_settings_apply_to_flake8_as_to_check(tmp_path):
+    # One resolver for both: the file's nearest [tool.mirrorguard] names the strategy.
+    (tmp_path / "pyproject.toml").write_text('[tool.mirrorguard]\nstrategy-names = ["dist"]\n')
+    (tmp_path / "train.py").write_text(HIDDEN)
+    plain = [sys.executable, "-m", "flake8", "--select", "MG", "train.py"]
+    result = subprocess.run(plain, capture_output=True, text=True, cwd=tmp_path)
+    assert result.stdout.startswith("train.py:5:9: MG101"), result.stderr
+    assert mirrorguard("train.py", cwd=tmp_path).stdout.startswith("train.py:5:9: MG101")
+    # flake8's own option overrides the file, as a flag overrides it for check.
+    overridden = subprocess.run([*plain, "--mirrorguard-strategy-names", "other"], capture_output=True, text=True,
+                                cwd=tmp_path)
+    assert overridden.stdout == ""
+
+
+def test_bad_mirrorguard_configuration_stops_flake8_with_exit_2(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.mirrorguard]\nstrategy-names = ["not a name"]\n')
+    (tmp_path / "train.py").write_text(HIDDEN)
+    result = subprocess.run([sys.executable, "-m", "flake8", "--select", "MG", "train.py"], capture_output=True,
+                            text=True, cwd=tmp_path)
+    assert result.returncode == 2
+    assert "flake8: error: invalid name 'not a name' in `strategy-names` in [tool.mirrorguard]" in result.stderr

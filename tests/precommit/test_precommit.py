@@ -69,12 +69,11 @@ def env(tmp_path_factory) -> dict:
     return environment
 
 
-@pytest.fixture
-def user_repo(tmp_path, hook_repo, env) -> Path:
+def make_user_repo(tmp_path: Path, hook_repo, env, hook: str) -> Path:
     path, rev = hook_repo
     assert git("init", "-q", cwd=tmp_path).returncode == 0
     (tmp_path / ".pre-commit-config.yaml").write_text(
-        f"repos:\n  - repo: {path}\n    rev: {rev}\n    hooks:\n      - id: mirrorguard\n"
+        f"repos:\n  - repo: {path}\n    rev: {rev}\n    hooks:\n      - id: {hook}\n"
     )
     installed = subprocess.run([*PRE_COMMIT, "install", "--install-hooks"], cwd=tmp_path,
                                capture_output=True, text=True, env=env)
@@ -87,6 +86,16 @@ def user_repo(tmp_path, hook_repo, env) -> Path:
     git("add", ".pre-commit-config.yaml", cwd=tmp_path)
     assert git("commit", "-qm", "config", cwd=tmp_path, env=env).returncode == 0
     return tmp_path
+
+
+@pytest.fixture
+def user_repo(tmp_path, hook_repo, env) -> Path:
+    return make_user_repo(tmp_path, hook_repo, env, "mirrorguard")
+
+
+@pytest.fixture
+def fixing_repo(tmp_path, hook_repo, env) -> Path:
+    return make_user_repo(tmp_path, hook_repo, env, "mirrorguard-fix")
 
 
 def test_bad_commit_is_blocked_and_clean_one_passes(user_repo, env):
@@ -118,5 +127,40 @@ def test_notebooks_are_checked_by_the_hook(user_repo, env):
 def test_hook_definition_matches_the_documented_one():
     text = (ROOT / ".pre-commit-hooks.yaml").read_text()
     for line in ("- id: mirrorguard", "entry: mirrorguard check", "language: python",
-                 "types_or: [python, pyi, jupyter]", "require_serial: true"):
+                 "types_or: [python, pyi, jupyter]", "require_serial: true",
+                 "- id: mirrorguard-fix", "entry: mirrorguard fix"):
         assert line in text
+
+
+FIXED = """\
+import tensorflow as tf
+
+strategy = tf.distribute.MirroredStrategy()
+with strategy.scope():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+    model.compile(optimizer="adam", loss="mse")
+"""
+
+
+def test_fix_hook_fixes_the_file_and_stops_the_commit_once(fixing_repo, env):
+    (fixing_repo / "train.py").write_text(BAD)
+    git("add", "train.py", cwd=fixing_repo)
+    first = git("commit", "-m", "train", cwd=fixing_repo, env=env)
+    # The hook moved the model into the scope block; pre-commit stops the commit so it can be reviewed.
+    assert first.returncode != 0
+    assert "mirrorguard fix" in first.stdout and "Failed" in first.stdout
+    assert "files were modified by this hook" in first.stdout
+    assert "train.py:4:9: MG101 fixed" in first.stdout
+    assert (fixing_repo / "train.py").read_text() == FIXED
+    git("add", "train.py", cwd=fixing_repo)
+    second = git("commit", "-m", "train", cwd=fixing_repo, env=env)
+    assert second.returncode == 0, second.stdout
+    assert "Passed" in second.stdout
+
+
+def test_fix_hook_fails_on_what_it_cannot_fix(fixing_repo, env):
+    (fixing_repo / "train.py").write_text(BAD.replace("model.compile", "ds = ds.batch(64)\nmodel.compile"))
+    git("add", "train.py", cwd=fixing_repo)
+    blocked = git("commit", "-m", "train", cwd=fixing_repo, env=env)
+    assert blocked.returncode != 0
+    assert "MG201 not fixed: the fix changes the global batch size" in blocked.stdout
