@@ -602,6 +602,12 @@ class _Round:
             )
         name = binding[0]
         node = target.node
+        parent = self.parents.get(id(node))
+        if isinstance(parent, cst.Call) and parent.func is node:
+            return (
+                "the batch size is Keras's default (32), not written in the call; pass "
+                f"`batch_size=<per-replica size> * {name}.num_replicas_in_sync` by hand"
+            )
         expression = node.value if isinstance(node, cst.Arg) else node
         span = self.positions[expression]
         starts = [0]

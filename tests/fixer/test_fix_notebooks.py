@@ -204,7 +204,7 @@ def test_magics_come_back_exactly_and_are_not_swallowed(tmp_path, capsys):
 
 
 def test_fixing_twice_is_fixing_once(tmp_path, capsys):
-    path = write(tmp_path, notebook(IMPORTS, STRATEGY, f"{MODEL}\n{COMPILE}\nmodel.fit(x, y)"))
+    path = write(tmp_path, notebook(IMPORTS, STRATEGY, f"{MODEL}\n{COMPILE}\nmodel.fit(train_ds)"))
     assert main(["fix", str(path)]) == 0
     once = path.read_bytes()
     capsys.readouterr()
