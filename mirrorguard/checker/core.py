@@ -99,11 +99,14 @@ def check_source_and_imports(
 
     Cross-file analysis needs the second; the walk records it for free.
     """
+    may_have_strategy = settings.may_have_strategy(text)
     if not compiled and tree is None:
-        rejected = sources.cpython_rejects(text, path)
+        # A file that may have a strategy is parsed once: the tree CPython
+        # accepts is the tree analysed.
+        tree, rejected = sources.parse(text, path) if may_have_strategy else (None, sources.cpython_rejects(text, path))
         if rejected is not None:
             return unreadable_findings(path, rejected, settings), ()
-    if not settings.may_have_strategy(text):
+    if not may_have_strategy:
         return [], ()
     analysed = analyse_source(text, settings, tree=tree)
     if analysed is None or not analysed.model.strategy_in_play:

@@ -8,6 +8,7 @@ the tables below list each API once.
 
 from __future__ import annotations
 
+import functools
 import re
 
 # Longest prefix first: the first match wins.
@@ -51,6 +52,7 @@ _CANONICAL_PREFIXES: tuple[tuple[str, str], ...] = (
 CONVENTIONAL_NAMES = {"tf": "tensorflow", "keras": "keras", "tf_keras": "keras"}
 
 
+@functools.lru_cache(maxsize=4096)
 def canonical(qualified: str) -> str:
     """Return the one spelling the tables below use for ``qualified``."""
     for prefix, replacement in _CANONICAL_PREFIXES:

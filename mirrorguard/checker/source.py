@@ -8,6 +8,7 @@ refuse to run this".
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import tokenize
@@ -65,20 +66,33 @@ def read_file(path: str) -> DecodedSource | Unreadable:
 
 def cpython_rejects(text: str, filename: str) -> Unreadable | None:
     """Compile ``text`` with this interpreter; say why it refuses, if it does."""
+    return parse(text, filename, keep_tree=False)[1]
+
+
+def parse(text: str, filename: str, *, keep_tree: bool = True) -> tuple[ast.Module | None, Unreadable | None]:
+    """``text``'s ``ast`` if this interpreter compiles it, else why it refuses.
+
+    The tree is parsed once and then compiled from the tree, so errors CPython
+    only finds after parsing (``return`` outside a function) count too.
+    """
     if "\0" in text:
         line = text.count("\n", 0, text.index("\0")) + 1
-        return Unreadable("source code contains a NUL byte", line)
+        return None, Unreadable("source code contains a NUL byte", line)
     try:
         with warnings.catch_warnings():
             # Invalid escape sequences and the like are the user's other linters' business.
             warnings.simplefilter("ignore")
-            compile(text, filename, "exec", dont_inherit=True)
+            if not keep_tree:
+                compile(text, filename, "exec", dont_inherit=True)
+                return None, None
+            tree = compile(text, filename, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+            compile(tree, filename, "exec", dont_inherit=True)
     except SyntaxError as exc:
         message = exc.msg or "invalid syntax"
-        return Unreadable(f"syntax error: {message}", exc.lineno or 1, max(exc.offset or 1, 1))
+        return None, Unreadable(f"syntax error: {message}", exc.lineno or 1, max(exc.offset or 1, 1))
     except (ValueError, MemoryError, RecursionError, OverflowError) as exc:
-        return Unreadable(f"Python cannot compile this file: {exc or type(exc).__name__}")
-    return None
+        return None, Unreadable(f"Python cannot compile this file: {exc or type(exc).__name__}")
+    return tree, None
 
 
 # ``# noqa`` and ``# noqa: MG101,MG2``, exactly as flake8 spells and reads them,

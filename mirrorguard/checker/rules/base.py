@@ -49,6 +49,13 @@ class Context:
     def __init__(self, model: SemanticModel, positions: Positions) -> None:
         self.model = model
         self.positions = positions
+        self._memo: dict = {}
+
+    def memo(self, key, compute: Callable[[], object]):
+        """``compute()`` once per file for ``key``: answers two rules share."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     def code(self, node: ast.AST) -> str:
         """The source of ``node`` as written, on one line, cut at 60 characters."""

@@ -10,7 +10,7 @@ from mirrorguard.checker.rules import mg101_model_built_outside_strategy_scope a
 from mirrorguard.checker.rules import mg102_compile_outside_strategy_scope as mg102
 from mirrorguard.checker.rules import mg104_model_loaded_outside_strategy_scope as mg104
 from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
-from mirrorguard.checker.semantic import CallSite, Effect, SemanticModel, Unit
+from mirrorguard.checker.semantic import CallSite, Effect, SemanticModel, Unit, walk
 
 _REPLICA_RUN = frozenset({"run", "experimental_run_v2", "call_for_each_replica"})
 # A helper that also builds, loads or compiles a model is reported for that.
@@ -59,7 +59,7 @@ def _used(unit: Unit, targets, after: int, model: SemanticModel, seen: set) -> b
             def holds(order: int, other_unit=other_unit) -> bool:
                 return start <= order < end if other_unit is unit else True
 
-            reads = [r for r in other_unit.reads if r.name == target and holds(r.order)]
+            reads = [r for r in other_unit.reads_of(target) if holds(r.order)]
             if not reads:
                 continue
             if any(r.in_scope for r in reads):
@@ -101,7 +101,7 @@ def _runs_replicas(site: CallSite, model: SemanticModel) -> bool:
 
 
 def _reads(node: ast.AST, name: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+    return any(isinstance(n, ast.Name) and n.id == name for n in walk(node))
 
 
 def _callee_trains(site: CallSite, model: SemanticModel) -> bool:

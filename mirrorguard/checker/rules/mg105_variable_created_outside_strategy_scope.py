@@ -65,7 +65,7 @@ def _used_in_scoped_model(site: CallSite, model: SemanticModel) -> bool:
     (a model factory)."""
     for target in site.targets:
         for unit in model.units_seeing(site.binding_unit, target):
-            in_scope = sum(1 for read in unit.reads if read.name == target and read.in_scope)
+            in_scope = sum(1 for read in unit.reads_of(target) if read.in_scope)
             asked = sum(1 for call in unit.calls if call.in_scope and call.receiver == target)
             if in_scope > asked:
                 return True

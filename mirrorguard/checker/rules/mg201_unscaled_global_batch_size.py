@@ -125,20 +125,15 @@ def _only_feeds_elsewhere(name: str, site: CallSite, model: SemanticModel, depth
         def inside(order: int, unit=unit) -> bool:
             return start <= order < end if unit is home else True
 
-        reads += sum(1 for read in unit.reads if read.name == name and inside(read.order))
+        reads += sum(1 for read in unit.reads_of(name) if inside(read.order))
         uses += sum(1 for used, order in unit.iterated if used == name and inside(order))
-        for other in unit.calls:
+        for other in unit.calls_on(name):
             if not inside(other.order):
                 continue
-            direct = other.chain_root == name or any(
-                isinstance(a, ast.Name) and a.id == name
-                for a in (*other.node.args, *(k.value for k in other.node.keywords))
-            )
-            if not direct or (other.chain_root == name and other.inside_call is not None
-                              and other.inside_call.chain_root == name):
+            if other.chain_root == name and other.inside_call is not None and other.inside_call.chain_root == name:
                 continue
             uses += 1
-            chain = [c for c in unit.calls if c.chain_root == name and (c is other or c.is_inside(lambda o: o is other))]
+            chain = [c for c in unit.calls_on(name) if c.chain_root == name and (c is other or c.is_inside(lambda o: o is other))]
             if other.chain_root == name and any(c.method in api.BATCH_METHODS for c in chain):
                 continue  # batched again on the way
             if other.method == "adapt" or other.is_inside(lambda outer: outer.method == "adapt"):

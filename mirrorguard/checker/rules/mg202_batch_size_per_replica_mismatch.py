@@ -8,7 +8,7 @@ from typing import Iterator
 
 from mirrorguard.checker.rules import mg201_unscaled_global_batch_size as mg201
 from mirrorguard.checker.rules.base import Case, Context, Report, Rule
-from mirrorguard.checker.semantic import CallSite, SemanticModel, Unit
+from mirrorguard.checker.semantic import CallSite, SemanticModel, Unit, walk
 from mirrorguard.checker.semantic.builder import PER_REPLICA_PARAMS
 
 # Names that say which batch they hold.
@@ -18,23 +18,22 @@ _MAX_DEPTH = 8
 
 
 def _names_behind(node: ast.AST, unit: Unit, model: SemanticModel, depth: int = 0) -> Iterator[ast.AST]:
-    """``node`` and, through the bindings of the names it reads, the expressions behind it."""
+    """``node`` and, through the last binding of each name it reads, the expressions behind it."""
     yield node
     if depth > _MAX_DEPTH:
         return
-    for inner in ast.walk(node):
+    for inner in walk(node):
         if isinstance(inner, ast.Name):
             scope: Unit | None = unit
             while scope is not None and inner.id not in scope.bindings:
                 scope = scope.parent
-            for binding in (scope.bindings[inner.id] if scope is not None else ()):
-                if binding.value is not None:
-                    yield from _names_behind(binding.value, scope, model, depth + 1)
+            if scope is not None and scope.bindings[inner.id][-1].value is not None:
+                yield from _names_behind(scope.bindings[inner.id][-1].value, scope, model, depth + 1)
 
 
 def _reads(nodes: list[ast.AST], pattern: re.Pattern | None = None, attribute: str | None = None) -> bool:
     for node in nodes:
-        for inner in ast.walk(node):
+        for inner in walk(node):
             if pattern is not None and isinstance(inner, (ast.Name, ast.Attribute)):
                 name = inner.id if isinstance(inner, ast.Name) else inner.attr
                 if pattern.search(name):
@@ -50,7 +49,7 @@ def _divides_by_replicas(nodes: list[ast.AST]) -> bool:
         isinstance(inner, ast.BinOp) and isinstance(inner.op, (ast.Div, ast.FloorDiv))
         and _reads([inner.right], attribute="num_replicas_in_sync")
         for node in nodes
-        for inner in ast.walk(node)
+        for inner in walk(node)
     )
 
 
@@ -66,9 +65,13 @@ def _input_context_name(unit: Unit) -> str:
 
 def mismatch(site: CallSite, found: mg201.BatchSize, context: Context) -> str | None:
     """Why the batch size is of the wrong kind for where it is used, or None."""
+    return context.memo(("MG202", id(site)), lambda: _mismatch(site, found, context))
+
+
+def _mismatch(site: CallSite, found: mg201.BatchSize, context: Context) -> str | None:
     expression = found.expression
-    if expression is None:
-        return None
+    if expression is None or isinstance(expression, ast.Constant):
+        return None  # a literal says nothing about which batch it means
     model = context.model
     behind = list(_names_behind(expression, site.unit, model))
     size = context.code(expression)

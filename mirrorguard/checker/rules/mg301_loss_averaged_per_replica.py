@@ -6,7 +6,7 @@ import ast
 from typing import Iterator
 
 from mirrorguard.checker.rules.base import Case, Context, Report, Rule
-from mirrorguard.checker.semantic import CallSite, SemanticModel, Unit
+from mirrorguard.checker.semantic import CallSite, SemanticModel, Unit, walk
 
 # A plain mean over the examples a replica sees.
 _MEANS = frozenset(
@@ -30,7 +30,7 @@ def _is_mean(node: ast.AST, model: SemanticModel) -> bool:
 
 def _scaled_by_replicas(node: ast.AST) -> bool:
     """``tf.reduce_mean(x) / strategy.num_replicas_in_sync``: already averaged over replicas."""
-    return any(isinstance(n, ast.Attribute) and n.attr == "num_replicas_in_sync" for n in ast.walk(node))
+    return any(isinstance(n, ast.Attribute) and n.attr == "num_replicas_in_sync" for n in walk(node))
 
 
 def _plain_means(node: ast.AST, unit: Unit, model: SemanticModel, before: int, depth: int = 0) -> Iterator[ast.Call]:

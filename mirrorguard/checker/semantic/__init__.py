@@ -10,9 +10,9 @@ and ask it questions.
 
 from mirrorguard.checker.semantic.builder import Builder, dotted, last_identifier, ref_key
 from mirrorguard.checker.semantic.model import Effect, Exposure, SemanticModel, build_model
-from mirrorguard.checker.semantic.units import CallSite, Unit
+from mirrorguard.checker.semantic.units import CallSite, Unit, walk
 
 __all__ = [
     "Builder", "CallSite", "Effect", "Exposure", "SemanticModel", "Unit",
-    "build_model", "dotted", "last_identifier", "ref_key",
+    "build_model", "dotted", "last_identifier", "ref_key", "walk",
 ]

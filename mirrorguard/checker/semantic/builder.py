@@ -29,6 +29,7 @@ from mirrorguard.checker.semantic.units import (
     SelfMethod,
     Unit,
     UnitKind,
+    walk,
 )
 
 # Methods of a model that neither train it nor hand it to something that might.
@@ -112,7 +113,7 @@ def is_main_guard(test: ast.AST) -> bool:
 
 
 def tests_distribution(test: ast.AST) -> bool:
-    return any(isinstance(n, ast.Name) and _DISTRIBUTION_WORDS.search(n.id) for n in ast.walk(test))
+    return any(isinstance(n, ast.Name) and _DISTRIBUTION_WORDS.search(n.id) for n in walk(test))
 
 
 class Builder:

@@ -89,6 +89,8 @@ class SemanticModel:
         self._exposures: list[Exposure] | None = None
         self._unreplicated: set[tuple[int, str]] | None = None
         self._bound_by: dict[frozenset[str], set[str]] = {}
+        self._readers_index: dict[str, list[Unit]] | None = None
+        self.cache: dict = {}  # answers worked out once per file (values.py)
         self.roots: list[Unit] = []
         if self.strategy_in_play:
             self.roots = self._find_roots()
@@ -388,8 +390,8 @@ class SemanticModel:
         in_scope = False
         for other in self.units_seeing(unit, name):
             inside = (lambda order: start <= order < end) if other is unit else (lambda order: True)
-            for read in other.reads:
-                if read.name == name and inside(read.order):
+            for read in other.reads_of(name):
+                if inside(read.order):
                     total += 1
                     in_scope = in_scope or read.in_scope
             inference += sum(1 for used, order in other.inference if used == name and inside(order))
@@ -433,12 +435,14 @@ class SemanticModel:
         nested in it, the class's other methods for ``self.x``, and every
         function for a module global they do not rebind."""
         yield unit
+        # Only units that read the name at all can see a binding of it.
+        readers = self._readers().get(name, ())
         if name.startswith("self."):
-            for other in self.units:
+            for other in readers:
                 if other is not unit and other.class_name and other.class_name == unit.class_name:
                     yield other
             return
-        for other in self.units:
+        for other in readers:
             if other is unit:
                 continue
             # ``other`` sees the binding if its chain of enclosing units
@@ -450,6 +454,15 @@ class SemanticModel:
                 current = current.parent
             if current is unit:
                 yield other
+
+    def _readers(self) -> dict[str, list[Unit]]:
+        if self._readers_index is None:
+            index: dict[str, list[Unit]] = {}
+            for unit in self.units:
+                for name in unit.refs:
+                    index.setdefault(name, []).append(unit)
+            self._readers_index = index
+        return self._readers_index
 
     def is_replica_function(self, unit: Unit) -> bool:
         return unit.name in self.b.replica_fn_names

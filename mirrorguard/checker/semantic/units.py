@@ -11,6 +11,25 @@ import ast
 import enum
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Iterator
+
+
+def walk(node: ast.AST) -> Iterator[ast.AST]:
+    """Every node under ``node`` (itself included), in no set order.
+
+    ``ast.walk`` does an import and builds a deque on every call; the rules
+    walk small expressions many times.
+    """
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        for name in current._fields:
+            value = getattr(current, name, None)
+            if isinstance(value, ast.AST):
+                stack.append(value)
+            elif isinstance(value, list):
+                stack.extend(item for item in value if isinstance(item, ast.AST))
 
 
 class UnitKind(enum.Enum):
@@ -170,6 +189,33 @@ class Unit:
     mentions_strategy: bool = False  # a strategy parameter, self.strategy...
     per_replica: bool = False  # takes an InputContext: runs once per input pipeline
     callers: list[CallSite] = field(default_factory=list)  # filled by the model
+    _reads_by_name: dict[str, list[Read]] | None = field(default=None, repr=False)
+    _calls_by_name: dict[str, list[CallSite]] | None = field(default=None, repr=False)
+
+    def reads_of(self, name: str) -> list[Read]:
+        """Every read of ``name`` in this unit, in walk order (indexed on first use)."""
+        if self._reads_by_name is None:
+            index: dict[str, list[Read]] = {}
+            for read in self.reads:
+                index.setdefault(read.name, []).append(read)
+            self._reads_by_name = index
+        return self._reads_by_name.get(name, [])
+
+    def calls_on(self, name: str) -> list[CallSite]:
+        """Calls that use ``name`` directly: a method chain on it (``name.map(f)``)
+        or an argument that is the name itself (``fit(name)``)."""
+        if self._calls_by_name is None:
+            index: dict[str, list[CallSite]] = {}
+            for site in self.calls:
+                used = {site.chain_root} if site.chain_root else set()
+                node = site.node
+                for arg in (*node.args, *(k.value for k in node.keywords)):
+                    if isinstance(arg, ast.Name):
+                        used.add(arg.id)
+                for key in used:
+                    index.setdefault(key, []).append(site)
+            self._calls_by_name = index
+        return self._calls_by_name.get(name, [])
 
     @property
     def is_module(self) -> bool:

@@ -17,7 +17,7 @@ import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mirrorguard.checker.semantic.units import BindingKind, CallSite, Unit
+from mirrorguard.checker.semantic.units import BindingKind, CallSite, Unit, walk
 
 if TYPE_CHECKING:
     from mirrorguard.checker.semantic.model import SemanticModel
@@ -52,7 +52,7 @@ class Origin:
 
 
 def mentions_replicas(node: ast.AST) -> bool:
-    return any(isinstance(n, ast.Attribute) and n.attr in _REPLICA_ATTRIBUTES for n in ast.walk(node))
+    return any(isinstance(n, ast.Attribute) and n.attr in _REPLICA_ATTRIBUTES for n in walk(node))
 
 
 def value_of(node: ast.AST | None, unit: Unit, model: SemanticModel, depth: int = 0,
@@ -120,7 +120,14 @@ def _name_value(name: str, unit: Unit, model: SemanticModel, depth: int, order: 
         if before:
             last = before[-1]
             bindings = [last] if last.kind is BindingKind.ASSIGNMENT else before
-    return _merge([(b, scope) for b in bindings], model, depth)
+        return _merge([(b, scope) for b in bindings], model, depth)
+    # Read from an enclosing scope: every binding there may reach it; the
+    # answer is the same for every reader, so it is worked out once.
+    key = ("value", id(scope), name)
+    cached = model.cache.get(key)
+    if cached is None:
+        cached = model.cache[key] = _merge([(b, scope) for b in bindings], model, depth)
+    return cached
 
 
 def _merge(bindings, model: SemanticModel, depth: int) -> Value:
