@@ -1,3 +1,7 @@
+"""tensorflow/docs style: everything inside an inline `MirroredStrategy().scope()`, then
+`fit(x_train, y_train)` on arrays with no `batch_size`: Keras batches by its default 32, a
+global batch that does not scale with the replicas (issue 9, shape 9).
+"""
 import tensorflow as tf
 
 (x_train, y_train), _ = tf.keras.datasets.mnist.load_data()
