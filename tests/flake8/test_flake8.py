@@ -139,3 +139,19 @@ def test_bad_mirrorguard_configuration_stops_flake8_with_exit_2(tmp_path):
                             text=True, cwd=tmp_path)
     assert result.returncode == 2
     assert "flake8: error: invalid name 'not a name' in `strategy-names` in [tool.mirrorguard]" in result.stderr
+
+
+def test_columns_agree_after_non_ascii_text(tmp_path):
+    # ast counts columns in UTF-8 bytes; both front ends report characters.
+    (tmp_path / "entraînement.py").write_text(textwrap.dedent("""\
+        import tensorflow as tf
+        stratégie = "résumé"; strategy = tf.distribute.MirroredStrategy()
+        modèle = "réseau"; model = tf.keras.Sequential([tf.keras.layers.Dense(1)])  # 模型
+        données = données.batch(64)
+        """), encoding="utf-8")
+    theirs = flake8("entraînement.py", cwd=tmp_path)
+    ours = mirrorguard("--no-cross-file", "entraînement.py", cwd=tmp_path)
+    assert theirs.stdout.splitlines() == ours.stdout.splitlines()
+    assert [line.split(": ")[0] for line in theirs.stdout.splitlines()] == [
+        "entraînement.py:3:28", "entraînement.py:4:25",
+    ]
