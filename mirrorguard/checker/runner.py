@@ -23,7 +23,6 @@ import functools
 import os
 import re
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Sequence
 
@@ -334,7 +333,7 @@ class Runner:
 
     def __init__(self, jobs: int = 1) -> None:
         self.jobs = max(1, jobs)
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool = None  # a ProcessPoolExecutor, made only when a run is big enough
 
     def __enter__(self) -> "Runner":
         return self
@@ -348,6 +347,9 @@ class Runner:
         if self.jobs == 1 or len(items) < MIN_FILES_FOR_POOL:
             return function(items)
         if self._pool is None:
+            # Imported here: a pre-commit run on a few files never pays for it.
+            from concurrent.futures import ProcessPoolExecutor
+
             self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=_context())
         # Interleaved chunks, several per process: big and small files spread out
         # and a slow file does not hold up a whole stretch of the tree.

@@ -155,3 +155,10 @@ def test_columns_agree_after_non_ascii_text(tmp_path):
     assert [line.split(": ")[0] for line in theirs.stdout.splitlines()] == [
         "entraînement.py:3:28", "entraînement.py:4:25",
     ]
+
+
+def test_default_off_codes_match_the_rules():
+    from flake8_mirrorguard import DEFAULT_OFF
+    from mirrorguard.checker.rules import ALL_RULES
+
+    assert set(DEFAULT_OFF) == {rule.code for rule in ALL_RULES if not rule.default_enabled}
