@@ -200,3 +200,40 @@ def test_constructor_finding_names_the_class_not_init():
     source = textwrap.dedent(SHAPES["constructor_inside_and_outside_names_the_class"]).lstrip("\n")
     messages = [f.message for f in check_source(source)]
     assert messages and all(m.startswith("`Trainer()` ") for m in messages)
+
+
+BRANCH_SHAPES = {
+    # try/except: the fallback strategy and its model are one alternative, not a rebinding
+    "try_except_alternatives_keep_the_binding": """
+        import tensorflow as tf
+        try:
+            resolver = tf.distribute.cluster_resolver.TPUClusterResolver()
+            strategy = tf.distribute.TPUStrategy(resolver)
+        except ValueError:
+            strategy = tf.distribute.get_strategy()
+        optimizer = tf.keras.optimizers.Adam()  # expect: MG103
+        try:
+            with strategy.scope():
+                model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+                model.compile(optimizer=optimizer, loss="mse")
+        except RuntimeError:
+            model = None
+    """,
+    "host_metric_then_rebound_inside_scope": """
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        auc = tf.keras.metrics.AUC()
+        auc.update_state(labels, scores)
+        with strategy.scope():
+            auc = tf.keras.metrics.AUC()
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer="adam", loss="mse", metrics=[auc])
+    """,
+}
+
+
+@pytest.mark.parametrize("name", sorted(BRANCH_SHAPES))
+def test_branch_shape(name):
+    source = textwrap.dedent(BRANCH_SHAPES[name]).lstrip("\n")
+    found = {(f.line, f.code) for f in check_source(source, f"{name}.py")}
+    assert found == expectations(source)

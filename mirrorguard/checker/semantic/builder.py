@@ -171,6 +171,9 @@ class Builder:
             ast.With: self._with,
             ast.AsyncWith: self._with,
             ast.If: self._if,
+            ast.Try: self._try,
+            ast.Match: self._match,
+            getattr(ast, "TryStar", ast.Try): self._try,  # except* (3.11)
             ast.Assign: self._assign_statement,
             ast.AnnAssign: self._ann_assign,
             ast.AugAssign: self._aug_assign,
@@ -446,6 +449,33 @@ class Builder:
         self._branches.pop()
         self._single_device -= else_free
         self._enter_scope(-else_free)
+
+    def _branch(self, node: ast.AST, index: int, statements: list[ast.stmt]) -> None:
+        self._branches.append((id(node), index))
+        for statement in statements:
+            self.visit(statement)
+        self._branches.pop()
+
+    def _try(self, node: ast.Try) -> None:
+        # The body (with its else) and each handler are alternatives: a name
+        # bound in `except` does not replace the one bound in `try`.
+        self._branch(node, 0, node.body + node.orelse)
+        for index, handler in enumerate(node.handlers, start=1):
+            if handler.type is not None:
+                self.visit(handler.type)
+            if handler.name:
+                self._bind(handler.name, BindingKind.OTHER)
+            self._branch(node, index, handler.body)
+        for statement in node.finalbody:
+            self.visit(statement)
+
+    def _match(self, node: ast.Match) -> None:
+        self.visit(node.subject)
+        for index, case in enumerate(node.cases):
+            self.visit(case.pattern)
+            if case.guard is not None:
+                self.visit(case.guard)
+            self._branch(node, index, case.body)
 
     def _enters_scope(self, body: list[ast.stmt]) -> bool:
         for statement in body:
