@@ -44,6 +44,9 @@ class FileResult:
     # (only for files that put a strategy in play).
     imports: tuple[tuple[str, tuple[str, ...]], ...] = ()
     error: str | None = None  # an internal error (a bug): reported, the run goes on
+    # The settings the findings came from when they differ from the file's own:
+    # cross-file summaries of imported helpers (``fix`` needs them to fix those).
+    settings: Settings | None = None
 
 
 def default_jobs() -> int:
@@ -404,7 +407,9 @@ class Runner:
             if external:
                 settings = replace(settings_for(result.path), external=external)
                 recheck.append((index, result.path, settings, False))
+        settings_of = {index: settings for index, _, settings, _ in recheck}
         for index, result in self._map(_work, recheck):
+            result.settings = settings_of[index]
             results[index] = result
 
 

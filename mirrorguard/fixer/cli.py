@@ -71,8 +71,9 @@ def run_fix(args: argparse.Namespace) -> int:
             status = EXIT_USAGE
         if not result.findings:
             continue  # nothing to fix: the file is not even read again
-        done, remaining, was_changed, problem = _fix_file(result.path, result.findings, settings[result.path],
-                                                          args)
+        # Cross-file findings need the summaries they were found with.
+        file_settings = result.settings or settings[result.path]
+        done, remaining, was_changed, problem = _fix_file(result.path, result.findings, file_settings, args)
         if problem is not None:
             error(problem)
             status = EXIT_USAGE
