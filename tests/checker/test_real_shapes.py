@@ -108,6 +108,36 @@ SHAPES = {
         late = tf.keras.Sequential([tf.keras.layers.Dense(1)])  # expect: MG101
         late.fit(ds)
     """,
+    # --- strategies never bound to a plain name
+    "strategies_in_a_parametrize_list_and_passed_inline": """
+        import pytest
+        import tensorflow as tf
+        from types import SimpleNamespace
+
+        STRATEGIES = [tf.distribute.MirroredStrategy(), tf.distribute.OneDeviceStrategy("/cpu:0")]
+
+        @pytest.mark.parametrize("strategy", STRATEGIES)
+        def test_fit(strategy):
+            with strategy.scope():
+                model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+                model.compile(optimizer="adam", loss="mse")
+
+        @pytest.mark.parametrize("strategy", STRATEGIES)
+        def test_fit_wrong(strategy):
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])  # expect: MG101
+            with strategy.scope():
+                model.compile(optimizer="adam", loss="mse")
+
+        cfg = SimpleNamespace(strategy=tf.distribute.MirroredStrategy())
+        with cfg.strategy.scope():
+            inside = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+
+        def run(dist):
+            with dist.scope():
+                return tf.keras.Sequential([tf.keras.layers.Dense(1)])
+
+        run(tf.distribute.MirroredStrategy())
+    """,
     # --- constructors run __init__
     "constructor_inside_and_outside_names_the_class": """
         import tensorflow as tf

@@ -151,6 +151,7 @@ class Builder:
         self._targets_of: dict[int, tuple[str, ...]] = {}
         self._bound_in: dict[int, Unit] = {}
         self._iterated: set[int] = set()
+        self._strategy_param_map: dict[str, set[str]] | None = None
         self._branches: list[tuple[int, int]] = []  # the if/else branches the walk is in
         self._single_device = 0
         # The strategy is handed to an Estimator (RunConfig(train_distribute=...)),
@@ -259,7 +260,8 @@ class Builder:
         if isinstance(node, ast.Name):
             name = node.id
             return (name in self.strategy_vars or name in self.extra_strategy_names
-                    or (api.says_strategy(name) and name not in self.imports))
+                    or (api.says_strategy(name) and name not in self.imports)
+                    or (name in self.unit.params and name in self._strategy_params().get(self.unit.name, ())))
         if isinstance(node, ast.Attribute):
             name = dotted(node)
             return api.says_strategy(node.attr) or (
@@ -273,6 +275,39 @@ class Builder:
                 return True
             return last is not None and not qualified and api.says_strategy(last)
         return False
+
+    def _strategy_params(self) -> dict[str, set[str]]:
+        """Parameters the file's own calls hand a strategy to, by function name:
+        ``run(tf.distribute.MirroredStrategy())`` makes ``s`` in ``def run(s):``
+        a strategy. Worked out on first need: one pass over the module."""
+        if self._strategy_param_map is None:
+            found: dict[str, set[str]] = {}
+            definitions: dict[str, ast.arguments] = {}
+            calls: list[ast.Call] = []
+            for node in walk(self.module.node):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    definitions[node.name] = node.args
+                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                    calls.append(node)
+            for call in calls:
+                arguments = definitions.get(call.func.id)  # type: ignore[union-attr]
+                if arguments is None:
+                    continue
+                positional = [a.arg for a in (*arguments.posonlyargs, *arguments.args)]
+                given = list(zip(positional, call.args)) + [(k.arg, k.value) for k in call.keywords if k.arg]
+                for param, value in given:
+                    if self._looks_like_strategy(value):
+                        found.setdefault(call.func.id, set()).add(param)  # type: ignore[union-attr]
+            self._strategy_param_map = found
+        return self._strategy_param_map
+
+    @staticmethod
+    def _looks_like_strategy(value: ast.AST) -> bool:
+        if isinstance(value, ast.Call):
+            last = last_identifier(value.func)
+            return last is not None and (last in api.STRATEGY_CLASSES or last == "get_strategy")
+        name = last_identifier(value)
+        return name is not None and api.says_strategy(name)
 
     def is_scope(self, node: ast.AST) -> bool:
         """Does entering ``node`` as a context manager enter a strategy scope?"""
