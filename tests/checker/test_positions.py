@@ -42,6 +42,7 @@ def test_columns_count_characters_after_non_ascii_text():
         strategy = tf.distribute.MirroredStrategy()
         modèle = "réseau"; model = tf.keras.Sequential([tf.keras.layers.Dense(1)])  # 模型
         données = données.batch(64)
+        model.fit(données)
         """)
     found = {(f.code, f.line, f.column, f.end_column) for f in check_source(text)}
     line3 = text.splitlines()[2]

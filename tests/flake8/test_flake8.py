@@ -148,6 +148,7 @@ def test_columns_agree_after_non_ascii_text(tmp_path):
         stratégie = "résumé"; strategy = tf.distribute.MirroredStrategy()
         modèle = "réseau"; model = tf.keras.Sequential([tf.keras.layers.Dense(1)])  # 模型
         données = données.batch(64)
+        model.fit(données)
         """), encoding="utf-8")
     theirs = flake8("entraînement.py", cwd=tmp_path)
     ours = mirrorguard("--no-cross-file", "entraînement.py", cwd=tmp_path)

@@ -56,6 +56,9 @@ def _used(unit: Unit, targets, after: int, model: SemanticModel, seen: set) -> b
         seen.add((id(unit), target, after))
         start, end = unit.window(target, after) if not target.startswith("self.") else (-1, 1 << 62)
         for other_unit in model.units_seeing(unit, target):
+            if other_unit is not unit and not model.seen_by_functions(unit, target, end):
+                continue  # functions see the binding that replaces this one
+
             def holds(order: int, other_unit=other_unit) -> bool:
                 return start <= order < end if other_unit is unit else True
 

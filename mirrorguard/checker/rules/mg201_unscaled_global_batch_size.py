@@ -104,10 +104,14 @@ def judged(site: CallSite, model: SemanticModel) -> bool:
     feeds a layer's ``adapt()``, or only a host-side ``for`` loop."""
     if model.runs_per_replica(site) or site.single_device:
         return False
+    if site.unit.name in model.b.estimator_input_fns:
+        return False  # an Estimator's input_fn: the Estimator batches per replica itself
     if site.chained and (_UNBATCHING.intersection(site.chained) or api.BATCH_METHODS.intersection(site.chained)):
         return False
     if site.iterated or site.is_inside(lambda outer: outer.method == "adapt"):
         return False
+    if site.method in api.BATCH_SIZE_POSITION:
+        return True  # fit/evaluate: the batch is used right there
     return not (len(site.targets) == 1 and _only_feeds_elsewhere(site.targets[0], site, model, 0))
 
 
@@ -122,6 +126,9 @@ def _only_feeds_elsewhere(name: str, site: CallSite, model: SemanticModel, depth
     start, end = home.window(name, site.order)
     uses = reads = 0
     for unit in model.units_seeing(home, name):
+        if unit is not home and not model.seen_by_functions(home, name, end):
+            continue
+
         def inside(order: int, unit=unit) -> bool:
             return start <= order < end if unit is home else True
 
@@ -140,6 +147,8 @@ def _only_feeds_elsewhere(name: str, site: CallSite, model: SemanticModel, depth
                 continue
             if other.chain_root == name and other.iterated:
                 continue
+            if _host_side(other, name, model):
+                continue
             # dataset = chunks.map(split): follow the new name.
             final = _end_of_chain(other, unit) if other.chain_root == name else None
             if final is not None and len(final.targets) == 1 and _only_feeds_elsewhere(
@@ -147,7 +156,28 @@ def _only_feeds_elsewhere(name: str, site: CallSite, model: SemanticModel, depth
             ):
                 continue
             return False
-    return uses > 0 and reads <= uses
+    if not reads:
+        # Re-bound before anything reads it: it reaches nothing. Left unused to
+        # the end, it is still the global batch the script means.
+        return end < 1 << 62
+    return reads <= uses
+
+
+# Consumers that bring a dataset to the host, never to the strategy.
+_HOST_METHODS = frozenset({"as_numpy_iterator", "numpy", "take_while"})
+_HOST_FUNCTIONS = frozenset({"iter", "next", "list", "enumerate", "len", "print", "tensorflow_datasets.as_numpy"})
+
+
+def _host_side(site: CallSite, name: str, model: SemanticModel) -> bool:
+    """``next(iter(ds))``, ``ds.as_numpy_iterator()``, ``session.run(ds)``: the dataset
+    goes to the host (a plot, a print, a TF1 session), not to the strategy."""
+    if site.method in _HOST_METHODS and site.chain_root == name:
+        return True
+    func = site.node.func
+    if site.method == "run" and isinstance(func, ast.Attribute) and not model.is_strategy(func.value):
+        return True  # Session.run, not strategy.run
+    called = site.qualified or ((func.id,) if isinstance(func, ast.Name) else ())
+    return any(q in _HOST_FUNCTIONS for q in called)
 
 
 def _end_of_chain(site: CallSite, unit) -> CallSite | None:

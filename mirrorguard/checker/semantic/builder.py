@@ -157,6 +157,8 @@ class Builder:
         # The strategy is handed to an Estimator (RunConfig(train_distribute=...)),
         # which distributes without a scope.
         self.estimator_distribution = False
+        self.scope_entered = False  # a `with ...scope():` somewhere in the file
+        self.estimator_input_fns: set[str] = set()  # functions handed to an Estimator as input_fn=
         self._chained: dict[int, list[str]] = {}
         self._open_calls: list[CallSite] = []
         self._per_replica_depth = 0
@@ -436,6 +438,7 @@ class Builder:
     def _with(self, node: ast.With | ast.AsyncWith) -> None:
         scoped = any(self.is_scope(item.context_expr) for item in node.items)
         if scoped:
+            self.scope_entered = True
             self.unit.owns_strategy = True
             self.strategy_in_play = True
             for item in node.items:
@@ -740,6 +743,14 @@ class Builder:
     def _learn_from_call(self, site: CallSite, func: ast.expr, qualified: tuple[str, ...]) -> None:
         node = site.node
         unit = self.unit
+        for keyword in node.keywords:
+            if keyword.arg == "input_fn":
+                # TrainSpec(input_fn=train_input_fn), estimator.train(input_fn=lambda: input_fn(...))
+                value = keyword.value.body if isinstance(keyword.value, ast.Lambda) else keyword.value
+                if isinstance(value, ast.Call):
+                    value = value.func
+                if isinstance(value, ast.Name):
+                    self.estimator_input_fns.add(value.id)
         if any(q.endswith("app.run") for q in qualified) and node.args and isinstance(node.args[0], ast.Name):
             self.entry_functions.add(node.args[0].id)
         if any(q in api.ESTIMATOR_DISTRIBUTION for q in qualified) or any(

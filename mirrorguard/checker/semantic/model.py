@@ -71,8 +71,11 @@ class SemanticModel:
         self.units = builder.units
         self.module = builder.module
         # An Estimator given the strategy (RunConfig(train_distribute=...))
-        # distributes without any scope: nothing here is judged against one.
-        self.strategy_in_play = builder.strategy_in_play and not builder.estimator_distribution
+        # distributes without any scope: nothing here is judged against one,
+        # unless the file also enters a scope (a migration guide's Keras half).
+        self.strategy_in_play = builder.strategy_in_play and not (
+            builder.estimator_distribution and not builder.scope_entered
+        )
         # The name the strategy is bound to ("" when it is never bound to one).
         self.strategy_variable = builder.strategy_name
         self.strategy_name = builder.strategy_name or "strategy"
@@ -389,6 +392,8 @@ class SemanticModel:
         total = inference = 0
         in_scope = False
         for other in self.units_seeing(unit, name):
+            if other is not unit and not self.seen_by_functions(unit, name, end):
+                continue
             inside = (lambda order: start <= order < end) if other is unit else (lambda order: True)
             for read in other.reads_of(name):
                 if inside(read.order):
@@ -454,6 +459,14 @@ class SemanticModel:
                 current = current.parent
             if current is unit:
                 yield other
+
+    @staticmethod
+    def seen_by_functions(unit: Unit, name: str, end: int) -> bool:
+        """Do other units (functions, closures) read this binding? Functions run
+        after the module (or outer function) has made all its bindings, so they
+        see the last one: an earlier binding that is replaced (``end`` is the
+        order of the binding that replaces it) is not theirs."""
+        return end >= 1 << 62 or name.startswith("self.")
 
     def _readers(self) -> dict[str, list[Unit]]:
         if self._readers_index is None:
