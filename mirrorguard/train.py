@@ -30,6 +30,7 @@ import tempfile
 import time
 
 from mirrorguard.training import datasets, resume
+from mirrorguard.training.backup import check_backup_dir
 from mirrorguard.training.devices import SetupError, configure_devices, worker_task
 from mirrorguard.training.tensorflow_import import import_tensorflow
 
@@ -208,6 +209,8 @@ def train_with_custom_loop(strategy, args, train_data, val_data, input_shape, nu
         try:
             checkpoint.restore(manager.latest_checkpoint).assert_existing_objects_matched()
         except (AssertionError, ValueError, tf.errors.OpError) as error:
+            # The half-done restore would log each value it could not place at exit.
+            tf.get_logger().setLevel("ERROR")
             raise SetupError(resume.mismatch_message(backup_dir, error)) from None
         resume.announce(int(epochs_done.numpy()))
 
@@ -390,6 +393,7 @@ def main(argv: list[str] | None = None) -> int:
         datasets.check_available(args.dataset, args.data_dir)
         if args.strategy == "multiworker":
             worker_task()
+        check_backup_dir(backup_dir_for_this_worker(args))
         import_tensorflow()
         run(args)
     except SetupError as error:

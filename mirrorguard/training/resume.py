@@ -32,6 +32,8 @@ def announce_callback(tf):
 def mismatch_message(backup_dir: str, error: BaseException) -> str:
     """The error for a backup that does not fit the model being trained."""
     first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    if len(first_line) > 160:  # TensorFlow's messages can quote whole tensors
+        first_line = first_line[:157] + "..."
     return (
         f"the backup in {backup_dir} does not match this model ({first_line}); it is from another "
         "run: delete it or pass another --backup-dir"

@@ -142,3 +142,26 @@ def test_startup_logs_drop_only_info_and_warning_lines():
         "F0000 00:00:1796134473.749671    6760 x.cc:1] Check failed",
         "after",
     ]
+
+
+@pytest.mark.parametrize("backup_dir", [".", "results"])
+def test_a_backup_dir_with_the_users_files_is_refused(tmp_path, monkeypatch, capsys, backup_dir):
+    # The backup folder is deleted when training ends: it must never be one holding other files.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "notes.txt").write_text("mine")
+    (tmp_path / "train.py").write_text("mine")
+    assert train.main(["--dataset", "synthetic", "--backup-dir", backup_dir]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"mirrorguard train: error: --backup-dir {backup_dir} holds files that are not")
+    assert "Traceback" not in err
+    assert (tmp_path / "results" / "notes.txt").read_text() == "mine"
+    assert (tmp_path / "train.py").read_text() == "mine"
+
+
+def test_a_file_as_backup_dir_is_refused(tmp_path, capsys):
+    target = tmp_path / "model.keras"
+    target.write_text("mine")
+    assert train.main(["--dataset", "synthetic", "--backup-dir", str(target)]) == 2
+    assert "is a file, not a folder" in capsys.readouterr().err
+    assert target.read_text() == "mine"

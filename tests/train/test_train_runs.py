@@ -121,6 +121,13 @@ def test_a_killed_custom_loop_resumes_from_its_checkpoint_on_tf_keras(tmp_path):
     assert process.returncode == -signal.SIGKILL, "".join(seen)
     assert epochs_started("".join(seen)) == [1, 2, 3]
 
+    # Another model cannot resume this backup: one clear line, and the backup is kept.
+    other = train([*args, "--model", "resnet50"], tmp_path, TF_USE_LEGACY_KERAS="1")
+    assert other.returncode == 2, other.stderr[-3000:]
+    assert other.stderr.startswith("mirrorguard train: error: the backup in backup does not match this model")
+    assert other.stderr.count("\n") == 1  # nothing else: no traceback, no TensorFlow restore warnings
+    assert (tmp_path / "backup" / "checkpoint").is_file()
+
     resumed = train(args, tmp_path, TF_USE_LEGACY_KERAS="1")
     assert resumed.returncode == 0, resumed.stderr[-3000:]
     assert resumed.stderr == ""
