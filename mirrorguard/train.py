@@ -366,8 +366,9 @@ def build_parser() -> argparse.ArgumentParser:
     training.add_argument("--learning-rate", type=float, default=1e-3, metavar="LR", help="Adam's (default: 0.001)")
     training.add_argument("--seed", type=int, default=0, metavar="N", help="default: 0")
     training.add_argument("--backup-dir", default="mirrorguard-backup", metavar="DIR",
-                          help="where BackupAndRestore keeps the last epoch so that a killed run "
-                               "resumes; removed when training finishes (default: ./mirrorguard-backup)")
+                          help="where the last epoch is backed up so that a killed run resumes; "
+                               "removed when training finishes, so it must be new, empty or a backup "
+                               "(default: ./mirrorguard-backup)")
     training.add_argument("--output", metavar="PATH.keras", help="save the trained model here")
     return parser
 
