@@ -6,6 +6,10 @@ Everything after ``--`` goes to ``mirrorguard train`` in both workers. Each work
 gets the same cluster in TF_CONFIG and its own task index, which is all a real
 cluster needs too: there you start the same command on each machine, with the
 machines' addresses instead of localhost ports.
+
+``fit`` needs tf-keras under MultiWorkerMirroredStrategy, so the workers get
+``TF_USE_LEGACY_KERAS=1`` unless you set it; with ``--loop custom`` they use
+whichever Keras your environment selects (Keras 3 by default).
 """
 
 from __future__ import annotations
@@ -42,14 +46,22 @@ def relay(index: int, stream) -> None:
         sys.stdout.flush()
 
 
+def custom_loop(train_args: list[str]) -> bool:
+    return "--loop=custom" in train_args or ["--loop", "custom"] in [
+        train_args[i : i + 2] for i in range(len(train_args) - 1)
+    ]
+
+
 def main(argv: list[str]) -> int:
     train_args = argv[argv.index("--") + 1 :] if "--" in argv else argv
     cluster = [f"localhost:{port}" for port in free_ports(WORKERS)]
     workers = []
     for index in range(WORKERS):
         env = dict(os.environ, TF_CONFIG=tf_config(cluster, index), PYTHONUNBUFFERED="1")
-        # Keras 3 cannot fit() under MultiWorkerMirroredStrategy yet; tf-keras can.
-        env.setdefault("TF_USE_LEGACY_KERAS", "1")
+        if not custom_loop(train_args):
+            # Keras 3 cannot fit() under MultiWorkerMirroredStrategy yet; tf-keras can.
+            # Its custom loop (--loop custom) works with both flavours.
+            env.setdefault("TF_USE_LEGACY_KERAS", "1")
         command = [sys.executable, "-m", "mirrorguard.train", "--strategy", "multiworker", *train_args]
         process = subprocess.Popen(
             command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True

@@ -10,6 +10,12 @@ The pattern to copy is :func:`run`, top to bottom:
 3. batch with the *global* batch size, per-replica batch x ``num_replicas_in_sync``;
 4. ``fit`` with mirrorguard's guards and ``BackupAndRestore``, so a killed run resumes.
 
+``--loop custom`` trains the same model on the same data with a custom loop
+instead of ``fit``: :func:`train_with_custom_loop` is that pattern (``strategy.run``
+on a distributed dataset, the loss averaged over the global batch, metrics and
+checkpoint made inside the scope, ``mirrorguard.assert_mirrored`` before the
+first step).
+
 TensorFlow is imported inside the functions so that ``--help`` and argument errors
 answer at once.
 """
@@ -21,9 +27,12 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 
-from mirrorguard.training import datasets
+from mirrorguard.training import datasets, resume
+from mirrorguard.training.backup import check_backup_dir
 from mirrorguard.training.devices import SetupError, configure_devices, worker_task
+from mirrorguard.training.tensorflow_import import import_tensorflow
 
 MODELS = ("small-resnet", "resnet50")
 # Input side each model gets when --image-size is not given: 16 keeps the digits
@@ -32,23 +41,26 @@ DEFAULT_IMAGE_SIZE = {"small-resnet": 16, "resnet50": 32}
 
 
 def run(args: argparse.Namespace, extra_callbacks=()) -> float:
-    """Train as ``args`` say and return the final validation accuracy."""
+    """Train as ``args`` say and return the final validation accuracy.
+
+    ``extra_callbacks`` are added to ``fit``'s (``--loop fit`` only).
+    """
     import tensorflow as tf
 
     # 1. The strategy comes first: devices can only be split, and a multi-worker
     #    cluster joined, before TensorFlow's runtime starts.
-    if args.strategy == "multiworker" and tf.keras.Model.__module__.startswith("keras."):
+    if args.strategy == "multiworker" and args.loop == "fit" and tf.keras.Model.__module__.startswith("keras."):
         raise SetupError(
             "Keras 3 cannot fit() under MultiWorkerMirroredStrategy (keras-team/keras#20585); "
             "run the workers with TF_USE_LEGACY_KERAS=1 and tf-keras installed "
-            "(pip install 'mirrorguard[legacy]')"
+            "(pip install 'mirrorguard[legacy]'), or use --loop custom"
         )
     devices = configure_devices(tf, args.gpus, args.replicas)
     strategy = make_strategy(args.strategy, devices)
     replicas = strategy.num_replicas_in_sync
     tf.keras.utils.set_random_seed(args.seed)
 
-    # 3. The batch handed to fit() is the global one; each replica gets an equal share.
+    # 3. The batch the dataset yields is the global one; each replica gets an equal share.
     global_batch = args.per_replica_batch * replicas
     data = datasets.load(tf, args.dataset, args.validation_split, args.seed, args.data_dir)
     if data.train_size < global_batch:
@@ -57,6 +69,7 @@ def run(args: argparse.Namespace, extra_callbacks=()) -> float:
             f"is larger than the {data.train_size} training examples; lower --per-replica-batch"
         )
     image_size = args.image_size or DEFAULT_IMAGE_SIZE[args.model]
+    input_shape = (image_size, image_size, data.channels)
     train_data = make_pipeline(data.train, data, image_size, global_batch, shuffle=True, seed=args.seed)
     val_data = make_pipeline(data.validation, data, image_size, global_batch)
     print(
@@ -65,10 +78,30 @@ def run(args: argparse.Namespace, extra_callbacks=()) -> float:
         flush=True,
     )
 
+    if args.loop == "custom":
+        model, accuracy = train_with_custom_loop(
+            strategy, args, train_data, val_data, input_shape, data.num_classes, global_batch
+        )
+    else:
+        model, accuracy = train_with_fit(
+            strategy, args, train_data, val_data, input_shape, data.num_classes, extra_callbacks
+        )
+    print(f"Final validation accuracy: {accuracy:.4f}", flush=True)
+    if args.output:
+        save_model(model, args)
+    return accuracy
+
+
+def train_with_fit(strategy, args, train_data, val_data, input_shape, num_classes, extra_callbacks=()):
+    """Steps 2 and 4 with ``model.fit``; return the model and its validation accuracy."""
+    import tensorflow as tf
+
+    from mirrorguard.callbacks import AssertEvenBatchSplit, AssertMirroredVariables
+
     # 2. Everything that creates variables is created inside the scope: the model,
     #    the optimizer (its slots mirror the weights) and the metrics in compile().
     with strategy.scope():
-        model = build_model(args.model, (image_size, image_size, data.channels), data.num_classes)
+        model = build_model(args.model, input_shape, num_classes)
         model.compile(
             optimizer=tf.keras.optimizers.Adam(learning_rate=args.learning_rate),
             loss=tf.keras.losses.SparseCategoricalCrossentropy(),
@@ -77,23 +110,128 @@ def run(args: argparse.Namespace, extra_callbacks=()) -> float:
 
     # 4. The guards fail fast if a variable escaped the scope or a batch splits
     #    unevenly; BackupAndRestore checkpoints each epoch and resumes a killed run.
-    from mirrorguard.callbacks import AssertEvenBatchSplit, AssertMirroredVariables
-
     callbacks = [
         AssertMirroredVariables(strategy=strategy),
         AssertEvenBatchSplit(partial_batch="warn"),
         tf.keras.callbacks.BackupAndRestore(backup_dir=backup_dir_for_this_worker(args)),
+        resume.announce_callback(tf),  # after BackupAndRestore: says which epoch it restored
         *extra_callbacks,
     ]
-    model.fit(train_data, validation_data=val_data, epochs=args.epochs, callbacks=callbacks, verbose=1)
-
+    model.fit(
+        train_data,
+        validation_data=val_data,
+        epochs=args.epochs,
+        callbacks=callbacks,
+        # The dataset shuffles itself; fit's own shuffling applies to arrays only.
+        shuffle=False,
+        # One line per epoch when the output goes to a file or a pipe, not a progress bar.
+        verbose=1 if sys.stdout.isatty() else 2,
+    )
     # Evaluated rather than read from the history: a resumed run that had already
     # finished every epoch has no history, but still has a model to report on.
     accuracy = model.evaluate(val_data, verbose=0, return_dict=True)["accuracy"]
-    print(f"Final validation accuracy: {accuracy:.4f}", flush=True)
-    if args.output:
-        save_model(model, args)
-    return float(accuracy)
+    return model, float(accuracy)
+
+
+def train_with_custom_loop(strategy, args, train_data, val_data, input_shape, num_classes, global_batch):
+    """Steps 2 and 4 as a custom loop; return the model and its validation accuracy.
+
+    What ``fit`` does for you, spelled out: per-example losses averaged over the
+    *global* batch, one ``strategy.run`` per step on a distributed dataset, and
+    a checkpoint per epoch to resume from.
+    """
+    import tensorflow as tf
+
+    import mirrorguard
+
+    # 2. Everything that creates variables is created inside the scope: here that
+    #    is also the optimizer's slots, the metrics and the checkpointed epoch counter.
+    with strategy.scope():
+        model = build_model(args.model, input_shape, num_classes)
+        optimizer = tf.keras.optimizers.Adam(learning_rate=args.learning_rate)
+        optimizer.build(model.trainable_variables)  # slots now: checked below, restorable
+        # reduction="none": one loss per example, averaged over the global batch below.
+        loss_object = tf.keras.losses.SparseCategoricalCrossentropy(reduction="none")
+        train_loss = tf.keras.metrics.Mean(name="loss")
+        train_accuracy = tf.keras.metrics.SparseCategoricalAccuracy(name="accuracy")
+        val_loss = tf.keras.metrics.Mean(name="val_loss")
+        val_accuracy = tf.keras.metrics.SparseCategoricalAccuracy(name="val_accuracy")
+        epochs_done = tf.Variable(0, dtype=tf.int64, trainable=False)
+        checkpoint = tf.train.Checkpoint(model=model, optimizer=optimizer, epochs_done=epochs_done)
+    metrics = [train_loss, train_accuracy, val_loss, val_accuracy]
+
+    # Fails now, naming the variable, if anything above escaped the scope.
+    mirrorguard.assert_mirrored(strategy, model, optimizer, checkpoint, metrics)
+
+    def train_step(images, labels):
+        # Runs on every replica, each with its share of the global batch.
+        with tf.GradientTape() as tape:
+            predictions = model(images, training=True)
+            per_example_loss = loss_object(labels, predictions)
+            # Divide by the GLOBAL batch, not this replica's: the replicas' gradients
+            # are summed, so a plain mean here would make them num_replicas too large.
+            loss = tf.nn.compute_average_loss(per_example_loss, global_batch_size=global_batch)
+            if model.losses:  # weight regularisers, scaled the same way
+                loss += tf.nn.scale_regularization_loss(tf.add_n(model.losses))
+        gradients = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(gradients, model.trainable_variables))
+        train_loss.update_state(per_example_loss)
+        train_accuracy.update_state(labels, predictions)
+
+    def val_step(images, labels):
+        predictions = model(images, training=False)
+        val_loss.update_state(loss_object(labels, predictions))
+        val_accuracy.update_state(labels, predictions)
+
+    @tf.function
+    def distributed_train_step(images, labels):
+        strategy.run(train_step, args=(images, labels))
+
+    @tf.function(reduce_retracing=True)  # the last validation batch is shorter
+    def distributed_val_step(images, labels):
+        strategy.run(val_step, args=(images, labels))
+
+    def validate():
+        for metric in (val_loss, val_accuracy):
+            metric.reset_state()
+        for images, labels in val_dist:
+            distributed_val_step(images, labels)
+        return float(val_accuracy.result())
+
+    # The datasets yield global batches; the distributed ones hand each replica its share.
+    train_dist = strategy.experimental_distribute_dataset(train_data)
+    val_dist = strategy.experimental_distribute_dataset(val_data)
+
+    # 4. A checkpoint per epoch, so that a killed run resumes where it stopped.
+    backup_dir = backup_dir_for_this_worker(args)
+    manager = tf.train.CheckpointManager(checkpoint, backup_dir, max_to_keep=1)
+    if manager.latest_checkpoint:
+        try:
+            checkpoint.restore(manager.latest_checkpoint).assert_existing_objects_matched()
+        except (AssertionError, ValueError, tf.errors.OpError) as error:
+            # The half-done restore would log each value it could not place at exit.
+            tf.get_logger().setLevel("ERROR")
+            raise SetupError(resume.mismatch_message(backup_dir, error)) from None
+        resume.announce(int(epochs_done.numpy()))
+
+    for epoch in range(int(epochs_done.numpy()), args.epochs):
+        print(f"Epoch {epoch + 1}/{args.epochs}", flush=True)
+        started = time.monotonic()
+        for metric in (train_loss, train_accuracy):
+            metric.reset_state()
+        steps = 0
+        for images, labels in train_dist:
+            distributed_train_step(images, labels)
+            steps += 1
+        validate()
+        epochs_done.assign(epoch + 1)
+        manager.save()
+        summary = " - ".join(f"{metric.name}: {float(metric.result()):.4f}" for metric in metrics)
+        print(f"{steps}/{steps} - {time.monotonic() - started:.0f}s - {summary}", flush=True)
+
+    # Finished: the next run starts afresh, as with fit's BackupAndRestore.
+    shutil.rmtree(backup_dir, ignore_errors=True)
+    return model, validate()
 
 
 def make_strategy(kind: str, devices: list[str]):
@@ -192,7 +330,9 @@ def is_chief(kind: str, index: int) -> bool:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mirrorguard train",
-        description="Train a small ResNet with tf.distribute, guarded by mirrorguard's callbacks.",
+        description="Train a small ResNet with tf.distribute, guarded by mirrorguard's runtime checks.",
+        # A typo such as --strateg must be an error, not a prefix of --strategy.
+        allow_abbrev=False,
     )
     data = parser.add_argument_group("data")
     data.add_argument("--dataset", choices=("digits", "cassava", "synthetic"), default="digits",
@@ -215,6 +355,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="CPU-only machines: split the CPU into N logical devices (default: 1)")
 
     training = parser.add_argument_group("training")
+    training.add_argument("--loop", choices=("fit", "custom"), default="fit",
+                          help="fit: model.fit with mirrorguard's callbacks (default); custom: the same "
+                               "training as a custom loop (strategy.run, mirrorguard.assert_mirrored)")
     training.add_argument("--model", choices=MODELS, default="small-resnet",
                           help="small-resnet (default) or keras.applications.ResNet50 with weights=None")
     training.add_argument("--epochs", type=_at_least(1), default=5, metavar="N", help="default: 5")
@@ -223,8 +366,9 @@ def build_parser() -> argparse.ArgumentParser:
     training.add_argument("--learning-rate", type=float, default=1e-3, metavar="LR", help="Adam's (default: 0.001)")
     training.add_argument("--seed", type=int, default=0, metavar="N", help="default: 0")
     training.add_argument("--backup-dir", default="mirrorguard-backup", metavar="DIR",
-                          help="where BackupAndRestore keeps the last epoch so that a killed run "
-                               "resumes; removed when training finishes (default: ./mirrorguard-backup)")
+                          help="where the last epoch is backed up so that a killed run resumes; "
+                               "removed when training finishes, so it must be new, empty or a backup "
+                               "(default: ./mirrorguard-backup)")
     training.add_argument("--output", metavar="PATH.keras", help="save the trained model here")
     return parser
 
@@ -250,6 +394,8 @@ def main(argv: list[str] | None = None) -> int:
         datasets.check_available(args.dataset, args.data_dir)
         if args.strategy == "multiworker":
             worker_task()
+        check_backup_dir(backup_dir_for_this_worker(args))
+        import_tensorflow()
         run(args)
     except SetupError as error:
         print(f"mirrorguard train: error: {error}", file=sys.stderr)

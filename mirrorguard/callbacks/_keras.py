@@ -38,8 +38,10 @@ def tf_variable(variable):
 
 
 def variable_path(variable) -> str:
-    path = getattr(variable, "path", None)  # Keras 3: "dense/kernel"
-    if path:
+    # A TF variable first: an unknown attribute of a SyncOnReadVariable falls
+    # through to its value, which reduces it across replicas (device work).
+    path = None if isinstance(variable, tf.Variable) else getattr(variable, "path", None)
+    if path:  # Keras 3: "dense/kernel"
         return str(path)
     name = str(getattr(variable, "name", variable))  # tf-keras: "dense/kernel:0"
     return name[:-2] if name.endswith(":0") else name

@@ -66,6 +66,26 @@ def owned(variable, strategy) -> bool:
     return True
 
 
+def why_not_owned(variable, strategy) -> str | None:
+    """Why `variable` (a TF variable) does not belong to `strategy`, or None when it does.
+
+    The reason reads after "was" or "were": "created outside any `strategy.scope()`".
+    """
+    if owned(variable, strategy):
+        return None
+    other = getattr(variable, "_distribute_strategy", None)
+    if other is not None and other is not strategy:
+        if type(other) is type(strategy):
+            return f"created in the scope of another {strategy_name(other)} object"
+        return f"created in the scope of {strategy_name(other)}"
+    if not isinstance(variable, tf.distribute.DistributedValues):
+        return "created outside any `strategy.scope()`"
+    return (
+        f"distributed over {len(variable.values)} devices, not one per replica "
+        f"({len(strategy.extended.worker_devices)})"
+    )
+
+
 def model_variables(model) -> list:
     """Model weights, then optimizer variables, each once."""
     try:

@@ -28,7 +28,7 @@ def parse_args(argv):
     parser.add_argument("--replicas", type=int, default=2)
     parser.add_argument("--worker", type=int, default=None)
     parser.add_argument("--ports", default="")
-    parser.add_argument("--only", default="", help="comma-separated scenario names")
+    parser.add_argument("--only", default="", help="comma-separated scenario names or name prefixes")
     return parser.parse_args(argv)
 
 
@@ -438,6 +438,170 @@ def arguments_are_validated(r):
     )
 
 
+# assert_mirrored and custom training loops ------------------------------------------
+
+
+def custom_loop_state(strategy=None):
+    """What a custom loop builds: model, optimizer, metric, step counter and checkpoint."""
+    with (strategy or STRATEGY).scope():
+        model = build()
+        optimizer = keras.optimizers.Adam()
+        metric = keras.metrics.Mean(name="train_loss")
+        step = tf.Variable(0, name="step")
+        # Slots made before the loop: tf.function cannot create them on the first call.
+        optimizer.build(model.trainable_variables)
+        checkpoint = tf.train.Checkpoint(model=model, optimizer=optimizer, step=step)
+    return model, optimizer, metric, step, checkpoint
+
+
+def train_custom(model, optimizer, metric, step, steps=3, every=None):
+    """A few steps of the tutorials' custom loop; `every(i)` runs between steps."""
+    dataset = tf.data.Dataset.from_tensor_slices((X, Y)).batch(B, drop_remainder=True).take(steps)
+
+    @tf.function
+    def train_step(x, y):
+        def replica(x, y):
+            with tf.GradientTape() as tape:
+                per_example = tf.reduce_sum(tf.square(model(x, training=True) - y), axis=-1)
+                loss = tf.nn.compute_average_loss(per_example, global_batch_size=B)
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+            metric.update_state(loss)
+            step.assign_add(1)
+
+        STRATEGY.run(replica, args=(x, y))
+
+    for index, (x, y) in enumerate(STRATEGY.experimental_distribute_dataset(dataset)):
+        train_step(x, y)
+        if every is not None:
+            every(index)
+
+
+@scenario(replicas=(1, 2, 3), multiworker=())
+def am_inside_passes(r):
+    model, optimizer, metric, step, checkpoint = custom_loop_state()
+    mirrorguard.assert_mirrored(STRATEGY, model, optimizer, metric, step, checkpoint)
+    checks = []
+
+    def check(index):  # every step, as a loop would every N steps
+        mirrorguard.assert_mirrored(STRATEGY, model, optimizer, metric, checkpoint, [step], {"m": model})
+        checks.append(index)
+
+    train_custom(model, optimizer, metric, step, steps=3, every=check)
+    kinds = sorted({type(v.value if hasattr(v, "path") and not isinstance(v, tf.Variable) else v).__name__
+                    for v in [*model.weights, *metric.variables]})
+    r.note(checks=checks, step=int(step.numpy()), kinds=kinds, optimizer_variables=len(optimizer.variables))
+
+
+@scenario(replicas=(1, 2, 3), multiworker=())
+def am_everything_outside(r):
+    # A model, optimizer, metric and step counter made outside the scope, saved by a checkpoint.
+    model = build()
+    model.build((None, FEATURES))
+    optimizer = keras.optimizers.SGD(momentum=0.9)
+    optimizer.build(model.trainable_variables)
+    metric = keras.metrics.Mean(name="outside_loss")
+    counter = tf.Variable(0, name="counter")
+    checkpoint = tf.train.Checkpoint(model=model, step=counter)
+    r.note(model_variables=len(model.weights), optimizer_variables=len(optimizer.variables))
+    mirrorguard.assert_mirrored(STRATEGY, model, optimizer, metric, checkpoint)
+
+
+@scenario(replicas=(1, 2, 3), multiworker=())
+def am_step_counter_outside(r):
+    # The silent mistake assert_mirrored exists for: every replica updates one plain variable.
+    model, optimizer, metric, _, _ = custom_loop_state()
+    counter = tf.Variable(0, name="counter")
+    train_custom(model, optimizer, metric, counter, steps=4)
+    r.note(counter_after_4_steps=int(counter.numpy()))
+    checkpoint = tf.train.Checkpoint(model=model, optimizer=optimizer, step=counter)
+    mirrorguard.assert_mirrored(STRATEGY, checkpoint)
+
+
+@scenario(replicas=(1, 2, 3), multiworker=())
+def am_layer_built_outside(r):
+    # One layer built (called) outside the scope, used by a model built inside it.
+    encoder = keras.layers.Dense(3, name="encoder")
+    encoder(tf.zeros((1, FEATURES)))
+    with STRATEGY.scope():
+        model = keras.Sequential([keras.Input((FEATURES,)), encoder, keras.layers.Dense(1, name="head")])
+    mirrorguard.assert_mirrored(STRATEGY, model)
+
+
+@scenario(replicas=(1, 2, 3), multiworker=())
+def am_other_strategy(r):
+    other = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(N)])
+    model, optimizer, metric, step, checkpoint = custom_loop_state(other)
+    mirrorguard.assert_mirrored(STRATEGY, model)
+
+
+@scenario(replicas=(2,), multiworker=())
+def am_arguments(r):
+    errors = {}
+    model, *_ = custom_loop_state()
+    for name, call in {
+        "no_objects": lambda: mirrorguard.assert_mirrored(STRATEGY),
+        "not_a_strategy": lambda: mirrorguard.assert_mirrored("mirrored", model),
+        "not_trackable": lambda: mirrorguard.assert_mirrored(STRATEGY, model, "weights.h5"),
+    }.items():
+        try:
+            call()
+            errors[name] = None
+        except Exception as error:  # noqa: BLE001 - reported, asserted in pytest
+            errors[name] = f"{type(error).__name__}: {error}"
+    r.note(errors=errors)
+
+
+def one_sgd_step(loss_of):
+    """The weight of Dense(1) (weight 1, no bias) after one SGD(1.0) step on rows x=1, y=0.
+
+    `loss_of(per_example, y, prediction)` is what the replica function differentiates;
+    the global batch is 4 rows per replica. On one device the MSE gradient is 2,
+    so the right update gives 1 - 2 = -1.
+    """
+    global_batch = 4 * N
+    with STRATEGY.scope():
+        model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1, use_bias=False, kernel_initializer="ones")])
+        optimizer = keras.optimizers.SGD(1.0)
+        optimizer.build(model.trainable_variables)
+    dataset = tf.data.Dataset.from_tensor_slices((np.ones((global_batch, 1), "float32"), np.zeros((global_batch, 1), "float32")))
+
+    @tf.function
+    def train_step(x, y):
+        def replica(x, y):
+            with tf.GradientTape() as tape:
+                prediction = model(x, training=True)
+                per_example = tf.reduce_sum(tf.square(prediction - y), axis=-1)
+                loss = loss_of(per_example, y, prediction, global_batch)
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+
+        STRATEGY.run(replica, args=(x, y))
+
+    for x, y in STRATEGY.experimental_distribute_dataset(dataset.batch(global_batch)):
+        train_step(x, y)
+    return float(tf_weight(model.weights[0]).numpy().ravel()[0])
+
+
+def tf_weight(variable):
+    return variable if isinstance(variable, tf.Variable) else variable.value
+
+
+@scenario(replicas=(1, 2, 3), multiworker=())
+def mg301_loss_averaged_per_replica(r):
+    # Rule MG301's claim, measured: the per-replica mean makes the update N times too large.
+    weights = {
+        "reduce_mean": one_sgd_step(lambda per_example, y, p, g: tf.reduce_mean(per_example)),
+        "compute_average_loss": one_sgd_step(
+            lambda per_example, y, p, g: tf.nn.compute_average_loss(per_example, global_batch_size=g)
+        ),
+    }
+    r.note(weights=weights)
+    # A Keras loss object with its default reduction, inside the replica function.
+    loss_object = keras.losses.MeanSquaredError()
+    r.explained(lambda: r.note(loss_object=one_sgd_step(lambda per_example, y, p, g: loss_object(y, p))))
+
+
 # Harness ---------------------------------------------------------------------------
 
 
@@ -489,7 +653,7 @@ def main():
         }
     }
     for name, function in SCENARIOS.items():
-        if only and name not in only:
+        if only and not name.startswith(tuple(only)):
             continue
         run = Run()
         started = time.perf_counter()

@@ -1,4 +1,9 @@
-"""Runs the scenario processes of tests/runtime/_scenarios.py, two at a time, once per session."""
+"""Runs the scenario processes of tests/runtime/_scenarios.py, two at a time, once per session.
+
+Only the set-ups that the selected tests read are started. While working on a few
+scenarios, MIRRORGUARD_SCENARIOS=am_,ev_partial (name prefixes) runs only those in
+each process; tests that read other scenarios then fail with "did not run".
+"""
 
 from __future__ import annotations
 
@@ -30,6 +35,11 @@ def _env(flavour: str) -> dict[str, str]:
     return env
 
 
+def _only() -> list[str]:
+    only = os.environ.get("MIRRORGUARD_SCENARIOS", "")
+    return ["--only", only] if only else []
+
+
 def _parse(output: str, what: str) -> dict:
     for line in output.splitlines():
         if line.startswith(PREFIX):
@@ -50,13 +60,13 @@ def _free_ports(count: int) -> list[int]:
 def _run(setup) -> dict:
     flavour, replicas = setup
     if replicas != "mw":
-        command = [sys.executable, str(RUNNER), "--replicas", str(replicas)]
+        command = [sys.executable, str(RUNNER), "--replicas", str(replicas), *_only()]
         done = subprocess.run(command, env=_env(flavour), capture_output=True, text=True, timeout=TIMEOUT)
         return _parse(done.stdout + done.stderr[-4000:], f"{setup}")
     ports = ",".join(str(p) for p in _free_ports(2))
     workers = [
         subprocess.Popen(
-            [sys.executable, str(RUNNER), "--worker", str(i), "--ports", ports],
+            [sys.executable, str(RUNNER), "--worker", str(i), "--ports", ports, *_only()],
             env=_env(flavour),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -12,6 +12,8 @@ import math
 
 import pytest
 
+from tests.runtime._results import explain, observed, setups
+
 pytestmark = [pytest.mark.tf, pytest.mark.slow]
 
 MIRRORED = [(f, n) for f in ("keras3", "tfkeras") for n in (2, 3, 4)]
@@ -20,31 +22,8 @@ BOTH_MW = [("keras3", "mw"), ("tfkeras", "mw")]
 ONE_DEVICE = [("keras3", 1), ("tfkeras", 1)]
 
 
-def _id(setup):
-    flavour, replicas = setup
-    return f"{flavour}-{'multiworker' if replicas == 'mw' else f'{replicas}rep'}"
-
-
-def setups(*groups):
-    return pytest.mark.parametrize("setup", [s for g in groups for s in g], ids=_id)
-
-
-def observed(scenarios, name):
-    """The scenario's result in each process that ran it (two workers under MWMS)."""
-    runs = [scenarios["worker0"], scenarios["worker1"]] if "worker0" in scenarios else [scenarios]
-    results = []
-    for run in runs:
-        assert name in run, f"scenario {name} did not run in {run['_setup']}"
-        results.append((run["_setup"], run[name]))
-    return results
-
-
-def _explain(result):
-    return f"{result['error']}: {result['message'][:1500]}\n{result.get('traceback', '')}"
-
-
 def assert_clean(result, steps):
-    assert result["error"] is None, _explain(result)
+    assert result["error"] is None, explain(result)
     assert result["warnings"] == []
     assert result["steps"] == steps
 
@@ -67,7 +46,7 @@ def test_correct_program_passes_silently_and_leaves_the_model_as_it_was(scenario
 @setups(MIRRORED)
 def test_model_outside_every_scope_fails_before_the_first_step(scenarios, setup):
     [(_, result)] = observed(scenarios, "mv_outside_default_strategy")
-    assert result["error"] == "NotMirroredError", _explain(result)
+    assert result["error"] == "NotMirroredError", explain(result)
     assert result["steps"] == 0
     message = result["message"]
     assert "default strategy" in message and f"{setup[1]} CPU devices" in message
@@ -78,7 +57,7 @@ def test_model_outside_every_scope_fails_before_the_first_step(scenarios, setup)
 @setups(MIRRORED, BOTH_MW)
 def test_model_outside_the_given_strategy_fails_before_the_first_step(scenarios):
     for _, result in observed(scenarios, "mv_outside_with_strategy"):
-        assert result["error"] == "NotMirroredError", _explain(result)
+        assert result["error"] == "NotMirroredError", explain(result)
         assert result["steps"] == 0
         assert "passed as `strategy=`" in result["message"]
         assert "outside that `strategy.scope()`" in result["message"]
@@ -87,7 +66,7 @@ def test_model_outside_the_given_strategy_fails_before_the_first_step(scenarios)
 @setups(BOTH_MW)
 def test_single_replica_worker_of_a_cluster_is_reported(scenarios):
     for _, result in observed(scenarios, "mv_outside_multiworker_default"):
-        assert result["error"] == "NotMirroredError", _explain(result)
+        assert result["error"] == "NotMirroredError", explain(result)
         assert result["steps"] == 0
         assert "single replica" in result["message"]
 
@@ -95,7 +74,7 @@ def test_single_replica_worker_of_a_cluster_is_reported(scenarios):
 @setups(MIRRORED)
 def test_model_of_another_strategy_object_fails(scenarios):
     [(_, result)] = observed(scenarios, "mv_other_strategy")
-    assert result["error"] == "NotMirroredError", _explain(result)
+    assert result["error"] == "NotMirroredError", explain(result)
     assert result["steps"] == 0
     assert "another MirroredStrategy" in result["message"]
 
@@ -103,7 +82,7 @@ def test_model_of_another_strategy_object_fails(scenarios):
 @setups(MIRRORED)
 def test_warn_mode_warns_once_and_trains_on(scenarios):
     [(_, result)] = observed(scenarios, "mv_outside_warns")
-    assert result["error"] is None, _explain(result)
+    assert result["error"] is None, explain(result)
     assert result["steps"] == 8
     assert len(result["warnings"]) == 1
     assert result["warnings"][0].startswith("NotMirroredError: ")
@@ -112,7 +91,7 @@ def test_warn_mode_warns_once_and_trains_on(scenarios):
 @setups(MIRRORED)
 def test_unmirrored_variables_are_named_by_path_with_a_count(scenarios):
     [(setup, result)] = observed(scenarios, "mv_fit_inside_model_outside")
-    assert result["error"] == "NotMirroredError", _explain(result)
+    assert result["error"] == "NotMirroredError", explain(result)
     assert result["steps"] == 0
     names = result["attrs"]["variables"]
     assert len(names) > 5 and any(n.endswith("dense/kernel") or "/kernel" in n for n in names)
@@ -146,7 +125,7 @@ def test_single_copy_strategies_raise_no_false_alarm(scenarios, name):
 @pytest.mark.parametrize("name", ["mv_default_one_device", "mv_default_declared", "ev_single_replica_inactive"])
 def test_default_strategy_on_one_device_passes(scenarios, name):
     [(_, result)] = observed(scenarios, name)
-    assert result["error"] is None, _explain(result)
+    assert result["error"] is None, explain(result)
     assert result["warnings"] == []
     assert result["steps"] > 0
 
@@ -180,7 +159,7 @@ def test_keras3_cannot_fit_under_multiworker_yet(scenarios):
 @setups(MIRRORED)
 def test_explains_model_outside_compile_inside(scenarios, setup):
     [(_, result)] = observed(scenarios, "ex_model_outside_compile_inside")
-    assert result["error"] == "NotMirroredError", _explain(result)
+    assert result["error"] == "NotMirroredError", explain(result)
     # Keras 3 fails in fit() from the optimizer, tf-keras in compile().
     assert result["cause"] == ("RuntimeError" if setup[0] == "keras3" else "ValueError")
     assert "Fix:" in result["message"]
@@ -189,14 +168,14 @@ def test_explains_model_outside_compile_inside(scenarios, setup):
 @setups(MIRRORED)
 def test_explains_backbone_built_outside(scenarios):
     [(_, result)] = observed(scenarios, "ex_backbone_outside")
-    assert result["error"] == "NotMirroredError", _explain(result)
+    assert result["error"] == "NotMirroredError", explain(result)
     assert result["cause"] == "ValueError"
 
 
 @setups([s for s in MIRRORED if s[0] == "keras3"])
 def test_explains_keras3_compile_outside(scenarios):
     [(_, result)] = observed(scenarios, "ex_compile_outside_keras3")
-    assert result["error"] == "NotMirroredError", _explain(result)
+    assert result["error"] == "NotMirroredError", explain(result)
     assert result["cause"] == "RuntimeError"
     assert "different strategy" in result["message"]
 
@@ -204,14 +183,14 @@ def test_explains_keras3_compile_outside(scenarios):
 @setups([s for s in MIRRORED if s[0] == "tfkeras"])
 def test_explains_tfkeras_metric_outside(scenarios):
     [(_, result)] = observed(scenarios, "ex_metric_outside_tfkeras")
-    assert result["error"] == "NotMirroredError", _explain(result)
+    assert result["error"] == "NotMirroredError", explain(result)
     assert "metric" in result["message"]
 
 
 @setups(MIRRORED)
 def test_unrelated_errors_pass_through(scenarios):
     [(_, result)] = observed(scenarios, "ex_unrelated_error_passes")
-    assert result["error"] == "ValueError", _explain(result)
+    assert result["error"] == "ValueError", explain(result)
     assert result["cause"] is None
     assert "incompatible" in result["message"]
 
@@ -224,7 +203,7 @@ def _setup_info(scenarios):
 
 
 def assert_uneven(result, *, step, global_batch, replicas, epoch=0, partial=False):
-    assert result["error"] == "UnevenBatchError", _explain(result)
+    assert result["error"] == "UnevenBatchError", explain(result)
     attrs = result["attrs"]
     split = greedy(global_batch, replicas)
     assert attrs == {
@@ -247,7 +226,7 @@ def test_uneven_first_batch(scenarios, setup):
     for _, result in observed(scenarios, "ev_first_batch_uneven"):
         if setup[0] == "keras3":
             # Keras 3 fails in fit()'s set-up before any callback: explain_errors.
-            assert result["error"] == "UnevenBatchError", _explain(result)
+            assert result["error"] == "UnevenBatchError", explain(result)
             assert result["cause"] == "InvalidArgumentError"
             assert result["steps"] == 0
             # TF names the first replica and the first one that differs from it.
@@ -280,7 +259,7 @@ def test_replica_left_with_zero_rows(scenarios):
 @setups(MIRRORED, TFKERAS_MW)
 def test_partial_last_batch_warns_once_by_default(scenarios):
     for _, result in observed(scenarios, "ev_partial_warns_once"):
-        assert result["error"] is None, _explain(result)
+        assert result["error"] is None, explain(result)
         assert result["steps"] == 8  # both epochs ran in full
         assert len(result["warnings"]) == 1
         assert result["warnings"][0].startswith("UnevenBatchError: The global batch of 1 rows at step 3")
@@ -311,7 +290,7 @@ def test_partial_batch_that_splits_evenly_is_fine(scenarios):
 @setups(MIRRORED)
 def test_uneven_batch_in_warn_mode(scenarios):
     [(_, result)] = observed(scenarios, "ev_uneven_warns")
-    assert result["error"] is None, _explain(result)
+    assert result["error"] is None, explain(result)
     assert result["steps"] == 4
     assert len(result["warnings"]) == 1 and "at step 1 of epoch 0" in result["warnings"][0]
 
@@ -321,7 +300,7 @@ def test_generator_input(scenarios):
     info = _setup_info(scenarios)
     [(_, result)] = observed(scenarios, "ev_generator")
     step = result["attrs"].get("step")
-    assert step is not None, _explain(result)
+    assert step is not None, explain(result)
     assert_uneven(result, step=step, global_batch=info["B"] + 1, replicas=info["replicas"])
     assert result["steps"] == step + 1
 
@@ -338,7 +317,7 @@ def test_sequence_or_pydataset_input(scenarios):
 def test_partial_batch_of_unknown_cardinality_dataset_warns(scenarios):
     [(_, result)] = observed(scenarios, "ev_unknown_cardinality_partial")
     assert result["notes"] == {"cardinality": -2}  # tf.data.UNKNOWN_CARDINALITY
-    assert result["error"] is None, _explain(result)
+    assert result["error"] is None, explain(result)
     assert len(result["warnings"]) == 1 and "last, partial batch" in result["warnings"][0]
 
 

@@ -18,13 +18,21 @@ pytestmark = [pytest.mark.tf, pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[2]
 FINAL = re.compile(r"Final validation accuracy: (\d\.\d{4})")
+# verbose=2 (output not a terminal): one line per epoch, "22/22 - 3s - ...".
+EPOCH_LINE = re.compile(r"^(\d+)/\1 - \d+s - .*val_accuracy: \d\.\d{4}", flags=re.M)
+
+
+def environment(**env: str) -> dict[str, str]:
+    # Unbuffered, so that what a killed run printed still reaches us. No
+    # TF_CPP_MIN_LOG_LEVEL: the script keeps TensorFlow's C++ logs quiet itself.
+    full_env = dict(os.environ, PYTHONUNBUFFERED="1", **env)
+    full_env.pop("TF_CPP_MIN_LOG_LEVEL", None)
+    return full_env
 
 
 def run(command: list[str], cwd: Path, timeout: int = 300, **env: str) -> subprocess.CompletedProcess:
-    # Unbuffered, so that what a killed run printed still reaches us.
-    full_env = dict(os.environ, PYTHONUNBUFFERED="1", TF_CPP_MIN_LOG_LEVEL="2", **env)
     return subprocess.run(
-        command, cwd=cwd, env=full_env, capture_output=True, text=True, timeout=timeout
+        command, cwd=cwd, env=environment(**env), capture_output=True, text=True, timeout=timeout
     )
 
 
@@ -36,16 +44,25 @@ def epochs_started(stdout: str) -> list[int]:
     return [int(n) for n in re.findall(r"^Epoch (\d+)/\d+", stdout, flags=re.M)]
 
 
-def test_two_replicas_reach_the_accuracy_bar_on_digits(tmp_path):
-    result = train(["--replicas", "2", "--output", "digits.keras", "--backup-dir", "backup"], tmp_path)
+@pytest.mark.parametrize("loop", ["fit", "custom"])
+def test_two_replicas_reach_the_accuracy_bar_on_digits(tmp_path, loop):
+    args = ["--replicas", "2", "--loop", loop, "--output", "digits.keras", "--backup-dir", "backup"]
+    result = train(args, tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
+    # Nothing on stderr: no TensorFlow start-up logs, no warning of the script's making.
+    assert result.stderr == ""
     assert "on 2 replica(s) with MirroredStrategy; global batch 64 = 32 per replica x 2" in result.stdout
     assert epochs_started(result.stdout) == [1, 2, 3, 4, 5]
+    # Piped output gets one plain line per epoch (1,437 training digits / 64 = 22
+    # steps), no progress bar redrawn with carriage returns and colour codes.
+    assert [int(steps) for steps in EPOCH_LINE.findall(result.stdout)] == [22] * 5
+    assert "\r" not in result.stdout and "\x1b" not in result.stdout
     accuracy = float(FINAL.search(result.stdout).group(1))
     assert accuracy >= 0.90, result.stdout[-2000:]
     assert (tmp_path / "digits.keras").is_file()
     # A finished run leaves no backup behind, so the next run starts afresh.
     assert not (tmp_path / "backup").exists()
+    assert "Resuming" not in result.stdout
 
 
 KILLER = """
@@ -66,7 +83,7 @@ KILLER = """
 """
 
 
-def test_a_killed_run_resumes_from_its_last_epoch_backup(tmp_path):
+def test_a_killed_fit_run_resumes_from_its_last_epoch_backup(tmp_path):
     args = ["--dataset", "synthetic", "--replicas", "2", "--epochs", "4", "--backup-dir", "backup"]
     killer = tmp_path / "killer.py"
     killer.write_text(textwrap.dedent(KILLER))
@@ -79,7 +96,44 @@ def test_a_killed_run_resumes_from_its_last_epoch_backup(tmp_path):
 
     resumed = train(args, tmp_path)
     assert resumed.returncode == 0, resumed.stderr[-3000:]
+    assert "Resuming from epoch 3\n" in resumed.stdout
     assert epochs_started(resumed.stdout) == [3, 4]
+    assert FINAL.search(resumed.stdout)
+    assert not (tmp_path / "backup").exists()
+
+
+def test_a_killed_custom_loop_resumes_from_its_checkpoint_on_tf_keras(tmp_path):
+    # tf-keras here, Keras 3 in the accuracy test: the custom loop runs on both.
+    args = ["--loop", "custom", "--dataset", "synthetic", "--replicas", "2", "--epochs", "3",
+            "--backup-dir", "backup"]
+    command = [sys.executable, "-m", "mirrorguard.train", *args]
+    env = environment(TF_USE_LEGACY_KERAS="1")
+    with subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True) as process:
+        seen = []
+        for line in process.stdout:
+            seen.append(line)
+            # The loop checkpoints an epoch before it announces the next one.
+            if line.startswith("Epoch 3/3"):
+                process.send_signal(signal.SIGKILL)
+                break
+        process.wait(timeout=300)
+    assert process.returncode == -signal.SIGKILL, "".join(seen)
+    assert epochs_started("".join(seen)) == [1, 2, 3]
+
+    # Another model cannot resume this backup: one clear line, and the backup is kept.
+    other = train([*args, "--model", "resnet50"], tmp_path, TF_USE_LEGACY_KERAS="1")
+    assert other.returncode == 2, other.stderr[-3000:]
+    assert other.stderr.startswith("mirrorguard train: error: the backup in backup does not match this model")
+    assert other.stderr.count("\n") == 1  # nothing else: no traceback, no TensorFlow restore warnings
+    assert (tmp_path / "backup" / "checkpoint").is_file()
+
+    resumed = train(args, tmp_path, TF_USE_LEGACY_KERAS="1")
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    assert resumed.stderr == ""
+    assert "Resuming from epoch 3\n" in resumed.stdout
+    assert epochs_started(resumed.stdout) == [3]
+    assert len(EPOCH_LINE.findall(resumed.stdout)) == 1
     assert FINAL.search(resumed.stdout)
     assert not (tmp_path / "backup").exists()
 
@@ -89,6 +143,25 @@ def test_one_device_strategy_smoke(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     assert "on 1 replica(s) with OneDeviceStrategy" in result.stdout
     assert FINAL.search(result.stdout)
+
+
+def test_cassava_from_a_tfds_folder_on_disk(tmp_path):
+    # A tiny Cassava (20 train, 10 validation images of two sizes) written by
+    # TFDS's own builder and test helpers; the script reads it with tfds.load.
+    made = run([sys.executable, str(REPO / "tests" / "train" / "make_tiny_cassava.py"), str(tmp_path)], tmp_path)
+    assert made.returncode == 0, made.stderr[-3000:]
+    assert (tmp_path / "tfds" / "cassava" / "0.1.0" / "dataset_info.json").is_file()
+
+    args = ["--dataset", "cassava", "--data-dir", "tfds", "--replicas", "2", "--per-replica-batch", "4",
+            "--epochs", "1", "--backup-dir", "backup"]
+    result = train(args, tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stderr == ""
+    assert "global batch 8 = 4 per replica x 2" in result.stdout
+    # 20 training images in whole global batches of 8: 2 steps.
+    assert [int(steps) for steps in EPOCH_LINE.findall(result.stdout)] == [2]
+    accuracy = float(FINAL.search(result.stdout).group(1))
+    assert accuracy in {n / 10 for n in range(11)}  # 10 validation images
 
 
 @pytest.mark.skipif(importlib.util.find_spec("tf_keras") is None, reason="multi-worker fit needs tf-keras")
@@ -106,9 +179,23 @@ def test_two_worker_localhost_recipe(tmp_path):
     assert (tmp_path / "mw.keras").is_file()
 
 
-def test_multiworker_under_keras_3_explains_the_tf_keras_workaround(tmp_path):
+def test_two_worker_custom_loop_runs_on_keras_3(tmp_path):
+    # fit() cannot run under MultiWorkerMirroredStrategy on Keras 3; the custom loop can.
+    recipe = REPO / "examples" / "multiworker_localhost.py"
+    args = ["--loop", "custom", "--dataset", "synthetic", "--epochs", "1", "--backup-dir", "backup"]
+    result = run([sys.executable, str(recipe), "--", *args], tmp_path, TF_USE_LEGACY_KERAS="0")
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "worker exit codes: [0, 0]" in result.stdout
+    for worker in (0, 1):
+        started = f"[worker {worker}] Training small-resnet on 2 replica(s) with CollectiveAllReduceStrategy"
+        assert started in result.stdout
+        assert re.search(rf"\[worker {worker}\] Final validation accuracy: \d\.\d{{4}}", result.stdout)
+    assert not (tmp_path / "backup").exists() and not (tmp_path / "backup-worker1").exists()
+
+
+def test_multiworker_fit_under_keras_3_explains_the_workarounds(tmp_path):
     cluster = json.dumps({"cluster": {"worker": ["localhost:1"]}, "task": {"type": "worker", "index": 0}})
     result = train(["--strategy", "multiworker"], tmp_path, TF_CONFIG=cluster, TF_USE_LEGACY_KERAS="0")
     assert result.returncode == 2
-    assert "TF_USE_LEGACY_KERAS=1" in result.stderr
+    assert "TF_USE_LEGACY_KERAS=1" in result.stderr and "--loop custom" in result.stderr
     assert "Traceback" not in result.stderr

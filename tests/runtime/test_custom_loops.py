@@ -1,0 +1,95 @@
+"""Custom training loops: assert_mirrored, and what a per-replica mean loss does; Keras 3 and tf-keras, 1 to 3 replicas.
+
+The scenarios ran in subprocesses (see conftest.py and _scenarios.py); these tests
+read what each observed.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.runtime._results import explain, observed, setups
+
+pytestmark = [pytest.mark.tf, pytest.mark.slow]
+
+CUSTOM = [(f, n) for f in ("keras3", "tfkeras") for n in (1, 2, 3)]
+
+
+def _fails(result):
+    assert result["error"] == "NotMirroredError", explain(result)
+    return result["message"], result["attrs"]["variables"]
+
+
+@setups(CUSTOM)
+def test_state_built_in_the_scope_passes_before_and_during_the_loop(scenarios):
+    [(_, result)] = observed(scenarios, "am_inside_passes")
+    assert result["error"] is None, explain(result)
+    notes = result["notes"]
+    assert notes["checks"] == [0, 1, 2] and notes["step"] == 3
+    # Mirrored weights and optimizer state, sync-on-read metric state: all accepted.
+    assert notes["kinds"] == ["MirroredVariable", "SyncOnReadVariable"]
+    assert notes["optimizer_variables"] > 8
+
+
+@setups(CUSTOM)
+def test_every_object_made_outside_is_named_with_its_variables(scenarios, setup):
+    [(_, result)] = observed(scenarios, "am_everything_outside")
+    message, variables = _fails(result)
+    model_variables = result["notes"]["model_variables"]
+    optimizer_variables = result["notes"]["optimizer_variables"]  # iterations, momentums (Keras 3: rate)
+    # Model weights, optimizer state, metric total and count, the counter.
+    assert len(variables) == model_variables + optimizer_variables + 2 + 1
+    assert f"{len(variables)} variables are not distributed by MirroredStrategy ({setup[1]} replicas)" in message
+    assert f"all {model_variables} of its variables" in message and "and 3 more" in message
+    assert f"- optimizer `SGD`: all {optimizer_variables} of its variables" in message
+    assert "- metric `outside_loss`: all 2 of its variables" in message
+    assert "- `step (counter)` of checkpoint was created outside any `strategy.scope()`" in message
+    assert "were created outside any `strategy.scope()`" in message
+    assert "with strategy.scope():" in message and "tf.train.Checkpoint(" in message
+
+
+@setups(CUSTOM)
+def test_step_counter_outside_the_scope_counts_once_per_replica_and_is_caught(scenarios, setup):
+    [(_, result)] = observed(scenarios, "am_step_counter_outside")
+    # The silent mistake: every replica adds 1 to the one plain variable.
+    assert result["notes"]["counter_after_4_steps"] == 4 * setup[1]
+    message, variables = _fails(result)
+    assert variables == ["step (counter)"]
+    assert message.startswith(f"1 variable is not distributed by MirroredStrategy ({setup[1]} replicas)")
+
+
+@setups(CUSTOM)
+def test_one_layer_built_outside_is_named_variable_by_variable(scenarios):
+    [(_, result)] = observed(scenarios, "am_layer_built_outside")
+    message, variables = _fails(result)
+    assert variables == ["encoder/kernel", "encoder/bias"]
+    assert "- `encoder/kernel` of model `" in message and "- `encoder/bias` of model `" in message
+    assert "head" not in message  # the layer built inside is fine
+
+
+@setups(CUSTOM)
+def test_state_of_another_strategy_object_is_reported(scenarios, setup):
+    [(_, result)] = observed(scenarios, "am_other_strategy")
+    message, variables = _fails(result)
+    assert len(variables) == 8
+    assert f"were created in the scope of another MirroredStrategy ({setup[1]} replicas) object" in message
+
+
+@setups([("keras3", 2), ("tfkeras", 2)])
+def test_arguments_are_validated(scenarios):
+    [(_, result)] = observed(scenarios, "am_arguments")
+    errors = result["notes"]["errors"]
+    assert errors["no_objects"].startswith("ValueError: assert_mirrored() needs the objects to check")
+    assert errors["not_a_strategy"].endswith("Received: strategy='mirrored'")
+    assert errors["not_trackable"].startswith("TypeError: Invalid value for `objects`.")
+    assert "Received: 'weights.h5' of type str" in errors["not_trackable"]
+
+
+@setups(CUSTOM)
+def test_per_replica_mean_loss_multiplies_the_update_by_the_replica_count(scenarios, setup):
+    # Rule MG301's claim: Dense(1), weight 1, MSE on x=1, y=0, one SGD(1.0) step.
+    # The right update is 1 - 2 = -1 on any number of replicas; `tf.reduce_mean`
+    # in the replica function gives 1 - 2N, because apply_gradients sums the replicas.
+    [(_, result)] = observed(scenarios, "mg301_loss_averaged_per_replica")
+    replicas = setup[1]
+    assert result["notes"]["weights"] == {"reduce_mean": 1.0 - 2 * replicas, "compute_average_loss": -1.0}
