@@ -2,20 +2,25 @@
 
     python benchmarks/bench_checker.py [--corpus keras tf_keras training-scripts] [--rounds 3]
 
-For each corpus it times, alternating the order every round:
+For each corpus it times (CPU seconds of the process, user + system: the
+machines are shared, and wall time mostly measures the neighbours), alternating
+the order every round:
   * flake8 alone (mirrorguard filtered out of flake8's plugin discovery),
   * flake8 with the mirrorguard plugin,
   * ``mirrorguard check`` (one process).
 All on one core (``-j 1``), so the ratios compare work, not parallelism. It
-reports the median of each and two ratios: the plugin's overhead on flake8
-(target: at most +5 %) and mirrorguard check against flake8 alone (target: at
-most 0.25). Machines are shared and noisy: read the ratios, not the seconds.
+reports the median of each and two ratios: the plugin's overhead on flake8 and
+mirrorguard check against flake8 alone. Targets (issue 13): a typical ML
+repository (most files without a strategy) plugin/flake8 <= 1.02 and
+check/flake8 <= 0.10; code full of distribution (tf-keras) <= 1.05 and <= 0.15;
+a repository of training scripts (the corpus) <= 1.15 and <= 0.5.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -46,9 +51,12 @@ def _has_jobs_flag() -> bool:
 
 
 def time_once(command: list[str]) -> float:
-    start = time.perf_counter()
+    """CPU seconds (user + system) the command's process spent: on a shared,
+    loaded machine this moves far less than wall time, which waits for the CPU."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def measure(name: str, rounds: int, limit: int | None) -> dict:
@@ -96,11 +104,11 @@ def main(argv=None) -> int:
         m = r["median_seconds"]
         print(f"{r['corpus']}: {r['files']} files, {r['lines']} lines, median of {r['rounds']} rounds")
         for label, seconds in m.items():
-            print(f"  {label:<20} {seconds:8.2f} s")
+            print(f"  {label:<20} {seconds:8.2f} s CPU")
         print(f"  plugin overhead on flake8:        {r['plugin_overhead']:+.1%} median, "
-              f"{r['plugin_overhead_min']:+.1%} fastest runs  (target <= +5%)")
+              f"{r['plugin_overhead_min']:+.1%} fastest runs")
         print(f"  mirrorguard check / flake8 alone: {r['check_vs_flake8']:.2f} median, "
-              f"{r['check_vs_flake8_min']:.2f} fastest runs  (target <= 0.25)")
+              f"{r['check_vs_flake8_min']:.2f} fastest runs")
     return 0
 
 

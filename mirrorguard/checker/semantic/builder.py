@@ -337,9 +337,11 @@ class Builder:
         for alias in node.names:
             if alias.asname:
                 self.imports.setdefault(alias.asname, set()).add(alias.name)
+                self._bind(alias.asname, BindingKind.IMPORT)
             else:
                 head = alias.name.split(".")[0]
                 self.imports.setdefault(head, set()).add(head)
+                self._bind(head, BindingKind.IMPORT)
 
     def _import_from(self, node: ast.ImportFrom) -> None:
         module = "." * node.level + (node.module or "")
@@ -348,6 +350,7 @@ class Builder:
                 self.star_modules.append(module)
                 continue
             local = alias.asname or alias.name
+            self._bind(local, BindingKind.IMPORT)
             if node.module is None:  # from . import nets: nets.build() is ".nets.build"
                 self.imports.setdefault(local, set()).add(module + alias.name)
             else:
