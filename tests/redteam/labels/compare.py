@@ -3,7 +3,7 @@ import json, os, subprocess, sys
 sys.path.insert(0, os.path.dirname(__file__))
 from labels import LABELS
 
-REAL = os.environ.get("REDTEAM_REAL", os.path.join(os.path.dirname(os.path.abspath(__file__)), "real"))
+REAL = os.environ.get("REDTEAM_REAL", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "redteam", "real"))
 files = [os.path.join(REAL, f) for f in sorted(LABELS)]
 missing = [f for f in files if not os.path.exists(f)]
 assert not missing, missing

@@ -109,4 +109,22 @@ LABELS = {
         ((5, 33), "MG201", "BATCH_SIZE = 128 (comment: per core) batched unscaled and given to experimental_distribute_dataset"),
     ],
     "https-deeplearning-ai+tensorflow-3-public__Course_4_-_Generative_Deep_Learning__W4__ungraded_labs__C4_W4_Lab_3_CelebA_GAN_Experiments.ipynb": [],
+    "baicalin+CycleGAN_TF2.2_multiGPU____init__.py": [
+        (103, "MG201", "BATCH_SIZE = 1 batched unscaled and given to experimental_distribute_dataset while GLOBAL_BATCH_SIZE (l.28) only divides the loss (S7: name does not say per replica)"),
+        (104, "MG201", "same for train_zebras"),
+        (136, "MG301", "calc_cycle_loss: tf.reduce_mean over the replica's batch, a term of the generator losses differentiated in train_step, which strategy.run runs (through non_eager_run)"),
+        (140, "MG301", "identity_loss: same"),
+    ],
+    "Taha-Najafzadeh+monet-cyclegan-tutorial__monet-cyclegan-tutorial.ipynb": [
+        ((6, 1), "MG201", "monet_ds .batch(1) zipped and given to fit under TPUStrategy"),
+        ((6, 2), "MG201", "photo_ds .batch(1), same"),
+    ],
+    "keras-team+keras-io__guides__distributed_training_with_tensorflow.py": [
+        (66, "MG201", "get_dataset's batch_size = 32 literal, train split given to fit in the scope"),
+        (67, "MG201", "same, validation split given to fit"),
+        (68, "MG201", "same, test split given to evaluate"),
+    ],
+    "huggingface+transformers__examples__tensorflow__text-classification__run_glue.py": [
+        ((124, 143), "MG202", "per_device_train/eval_batch_size given unscaled to to_tf_dataset(batch_size=) and fit under training_args.strategy (S7)"),
+    ],
 }
