@@ -16,6 +16,8 @@ for f in found:
     by_file.setdefault(os.path.basename(f["path"]), []).append(f)
 
 def hits(where, f, nb):
+    if isinstance(where, list):  # alternative places for the same finding
+        return any(hits(w, f, nb) for w in where)
     if nb:
         cell, line = where
         if f.get("cell") != cell:

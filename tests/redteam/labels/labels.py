@@ -2,7 +2,8 @@
 
 LABELS[file] = list of (where, code, reason). For .py files `where` is a line or an inclusive
 (first, last) range of lines that are all the same finding (a multi-line statement); for
-notebooks it is (cell, line-or-range), cells counting code cells only, 1-based.
+notebooks it is (cell, line-or-range), cells counting code cells only, 1-based. A list gives
+alternative places for one finding (call site or the helper's `.batch` line, S1).
 Labels follow docs/rules.md and tests/corpus/README.md, written before running the checker.
 """
 LABELS = {
@@ -126,5 +127,23 @@ LABELS = {
     ],
     "huggingface+transformers__examples__tensorflow__text-classification__run_glue.py": [
         ((124, 143), "MG202", "per_device_train/eval_batch_size given unscaled to to_tf_dataset(batch_size=) and fit under training_args.strategy (S7)"),
+    ],
+    "lopuhin+tpu-imagenet__train.py": [
+        ((89, 93), "MG102", "build_model(strategy, ...) compiles after its own with strategy.scope() block"),
+    ],
+    "aliraein+Image-Classification-DL-TPU__Kaggle_Image_clf_Ensemble_DL_TPU.ipynb": [
+        ((14, (12, 16)), "MG102", "model1 built in the scope, compiled after the block (inline Adam: MG102 only, judgement 10)"),
+        ((15, (11, 15)), "MG102", "model2, same"),
+        ((16, (11, 15)), "MG102", "model3, same"),
+        ((17, (10, 14)), "MG102", "model4, same"),
+    ],
+    "leekate+Kaggle-petals-to-the-metal__petals_to_the_metal.ipynb": [
+        ((8, 1), "MG101", "keras.applications.VGG16 built with TPUStrategy in play and no scope anywhere"),
+        ((8, (4, 8)), "MG101", "Sequential wrapping it, outside any scope, trained in cell 10"),
+        ((9, (1, 5)), "MG102", "compile outside any scope"),
+    ],
+    "tensorflow+text__docs__tutorials__bert_glue.ipynb": [
+        ([(19, (13, 14)), (19, 2), (14, 13)], "MG201", "batch_size = 32 handed to load_dataset_from_tfds (its .batch(batch_size)) for the train split given to fit (S1)"),
+        ([(19, (19, 21)), (19, 2), (14, 13)], "MG201", "same for the validation split given to fit"),
     ],
 }
