@@ -7,8 +7,10 @@ REAL = os.environ.get("REDTEAM_REAL", os.path.join(os.path.dirname(os.path.abspa
 files = [os.path.join(REAL, f) for f in sorted(LABELS)]
 missing = [f for f in files if not os.path.exists(f)]
 assert not missing, missing
+# CHECKER_ROOT: the checkout whose checker runs (default /work/main, the newest).
+root = os.environ.get("CHECKER_ROOT", "/work/main")
 out = subprocess.run(["/work/main/.venv/bin/mirrorguard", "check", "--no-cross-file", "--output-format", "json", *files],
-                     cwd="/work/main", capture_output=True, text=True).stdout
+                     cwd=root, capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=root)).stdout
 end = out.rfind("]")
 found = json.loads(out[: end + 1])
 by_file = {}

@@ -146,4 +146,6 @@ LABELS = {
         ([(19, (13, 14)), (19, 2), (14, 13)], "MG201", "batch_size = 32 handed to load_dataset_from_tfds (its .batch(batch_size)) for the train split given to fit (S1)"),
         ([(19, (19, 21)), (19, 2), (14, 13)], "MG201", "same for the validation split given to fit"),
     ],
+    "tensorflow+models__official__legacy__image_classification__resnet__resnet_runnable.py": [],
+    "keras-team+keras-io__examples__vision__xray_classification_with_tpus.py": [],
 }
