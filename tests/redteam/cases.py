@@ -378,7 +378,7 @@ print(np.argmax(model.predict(images), axis=-1), labels.numpy())
     'fp_estimator_train_call_input_fn': '''\
 """False alarm, MG201. Variant of fp_estimator_input_fn_beside_keras_strategy with the other common
 Estimator spelling, `estimator.train(input_fn, steps=...)` (tensorflow/docs site/en/guide/migrate/
-tpu_estimator.ipynb code cell 7, and TF1 scripts generally): the checker at 4c9bbf6 no longer reports an
+tpu_estimator.ipynb code cell 7, and TF1 scripts generally): the checker at 4c9bbf6 and 3a334d9 no longer reports an
 `input_fn` handed to `TrainSpec`/`train_and_evaluate`, but still reports one handed to `Estimator.train`."""
 import tensorflow as tf
 import tensorflow.compat.v1 as tf1
