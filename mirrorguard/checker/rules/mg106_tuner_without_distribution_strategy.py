@@ -33,6 +33,18 @@ def builds_tuner(site: CallSite, model: SemanticModel, own: set[str]) -> bool:
     return isinstance(func, ast.Name) and not site.qualified and func.id in own
 
 
+def _hypermodel_enters_scope(site: CallSite, model: SemanticModel) -> bool:
+    """``RandomSearch(partial(build_with_strategy, ...))`` where the file's own
+    builder enters ``strategy.scope()`` itself: every trial is built in a scope."""
+    hypermodel = site.node.args[0] if site.node.args else getattr(site.keyword("hypermodel"), "value", None)
+    if isinstance(hypermodel, ast.Call) and "functools.partial" in model.qualify(hypermodel.func) and hypermodel.args:
+        hypermodel = hypermodel.args[0]
+    if not isinstance(hypermodel, ast.Name):
+        return False
+    function = model.function(hypermodel.id, site.unit)
+    return function is not None and function.owns_strategy
+
+
 def check(context: Context) -> Iterator[Report]:
     model = context.model
     own = _tuner_classes(model)
@@ -44,6 +56,8 @@ def check(context: Context) -> Iterator[Report]:
             if not builds_tuner(site, model, own):
                 continue
             if site.keyword("distribution_strategy") is not None or any(k.arg is None for k in site.node.keywords):
+                continue
+            if _hypermodel_enters_scope(site, model):
                 continue
             yield Report(site.node, (
                 f"`{context.callee(site.node)}` builds every trial's model outside any strategy scope; "

@@ -110,6 +110,8 @@ def judged(site: CallSite, model: SemanticModel) -> bool:
         return False
     if site.iterated or site.is_inside(lambda outer: outer.method == "adapt"):
         return False
+    if _gathered_on_host(site):
+        return False  # next(iter(ids_ds.batch(N))).numpy(): gathered on the host
     if site.method in api.BATCH_SIZE_POSITION:
         return True  # fit/evaluate: the batch is used right there
     return not (len(site.targets) == 1 and _only_feeds_elsewhere(site.targets[0], site, model, 0))
@@ -176,6 +178,30 @@ def _host_side(site: CallSite, name: str, model: SemanticModel) -> bool:
     func = site.node.func
     if site.method == "run" and isinstance(func, ast.Attribute) and not model.is_strategy(func.value):
         return True  # Session.run, not strategy.run
+    return _host_call(site)
+
+
+_STRATEGY_SINKS = frozenset({
+    "experimental_distribute_dataset", "distribute_datasets_from_function", "create_per_worker_dataset",
+    "fit", "evaluate", "predict", "run", "search",
+})
+
+
+def _gathered_on_host(site: CallSite) -> bool:
+    """The call sits in the arguments of a host-side call (``next(iter(...))``)
+    with nothing that hands it to the strategy in between."""
+    outer = site.inside_call
+    while outer is not None:
+        if outer.method in _STRATEGY_SINKS:
+            return False
+        if _host_call(outer):
+            return True
+        outer = outer.inside_call
+    return False
+
+
+def _host_call(site: CallSite) -> bool:
+    func = site.node.func
     called = site.qualified or ((func.id,) if isinstance(func, ast.Name) else ())
     return any(q in _HOST_FUNCTIONS for q in called)
 

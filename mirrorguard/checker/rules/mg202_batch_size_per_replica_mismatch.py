@@ -90,7 +90,7 @@ def _mismatch(site: CallSite, found: mg201.BatchSize, context: Context) -> str |
         return None
     if _reads(behind, attribute="num_replicas_in_sync") and not _divides_by_replicas(behind):
         return None  # scaled to the global batch
-    if _reads([expression], _SAYS_PER_REPLICA) or _divides_by_replicas(behind):
+    if _reads(behind, _SAYS_PER_REPLICA) or _divides_by_replicas(behind):
         strategy = model.strategy_name
         return (f"`{size}` is a per-replica batch size, but this batch is the global batch "
                 f"`{strategy}` splits across replicas; batch with `{size} * {strategy}.num_replicas_in_sync`")

@@ -41,9 +41,12 @@ def _plain_means(node: ast.AST, unit: Unit, model: SemanticModel, before: int, d
         return
     if _is_mean(node, model):
         yield node  # type: ignore[misc]
-    elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+        # a sum of terms, or a weighted mean (LAMBDA * tf.reduce_mean(...)): still per replica
         yield from _plain_means(node.left, unit, model, before, depth + 1)
         yield from _plain_means(node.right, unit, model, before, depth + 1)
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        yield from _plain_means(node.left, unit, model, before, depth + 1)
     elif isinstance(node, ast.Name):
         bindings = [b for b in unit.bindings.get(node.id, ()) if b.order < before]
         if bindings and bindings[-1].value is not None:

@@ -142,6 +142,7 @@ class Builder:
         self.strategy_in_play = False
         self.strategy_name = ""
         self.replica_fn_names: set[str] = set()  # functions given to strategy.run
+        self.replica_fn_params: list[tuple[Unit, str]] = []  # parameters given to strategy.run
         self.per_replica_fn_names: set[str] = set()  # given to distribute_datasets_from_function
         self.entry_functions: set[str] = set()  # absl's app.run(main)
         self.imported_calls: set[str] = set()
@@ -151,6 +152,7 @@ class Builder:
         self._targets_of: dict[int, tuple[str, ...]] = {}
         self._bound_in: dict[int, Unit] = {}
         self._iterated: set[int] = set()
+        self._tape_depth = 0  # inside `with tf.GradientTape():`
         self._strategy_param_map: dict[str, set[str]] | None = None
         self._branches: list[tuple[int, int]] = []  # the if/else branches the walk is in
         self._single_device = 0
@@ -455,9 +457,16 @@ class Builder:
                     self._bind(name, BindingKind.WITH)
         # A scope entered inside the block (ExitStack.enter_context) ends with it.
         before = self._scope_depth.get(id(self.unit), 0)
+        tape = any(
+            isinstance(item.context_expr, ast.Call)
+            and "tensorflow.GradientTape" in self.qualify(item.context_expr.func)
+            for item in node.items
+        )
         self._enter_scope(scoped)
+        self._tape_depth += tape
         for statement in node.body:
             self.visit(statement)
+        self._tape_depth -= tape
         self._scope_depth[id(self.unit)] = before
 
     def _if(self, node: ast.If) -> None:
@@ -746,6 +755,9 @@ class Builder:
     def _learn_from_call(self, site: CallSite, func: ast.expr, qualified: tuple[str, ...]) -> None:
         node = site.node
         unit = self.unit
+        if (isinstance(func, ast.Attribute) and func.attr in ("train", "evaluate", "predict") and node.args
+                and isinstance(node.args[0], ast.Name) and node.args[0].id in self.functions):
+            self.estimator_input_fns.add(node.args[0].id)  # estimator.train(input_fn, steps=...)
         for keyword in node.keywords:
             if keyword.arg == "input_fn":
                 # TrainSpec(input_fn=train_input_fn), estimator.train(input_fn=lambda: input_fn(...))
@@ -768,8 +780,9 @@ class Builder:
             unit.owns_strategy = unit.makes_strategy = True
             return
         if any(q in api.GET_STRATEGY for q in qualified):
+            # The current strategy: a function that asks for it runs in whatever
+            # scope its caller entered, so this alone makes it no root.
             self.strategy_in_play = True
-            unit.mentions_strategy = True
             return
         if any(q in api.SET_STRATEGY for q in qualified):
             # experimental_set_strategy(strategy): what follows runs as in its scope.
@@ -794,6 +807,8 @@ class Builder:
             if _is_inference_call(node) or site.is_inside(_serving_function):
                 # model(x, training=False), or a forward pass a serving tf.function wraps
                 unit.inference.append((func.id, site.order))
+            elif not self._tape_depth and not any(k.arg == "training" for k in node.keywords):
+                unit.forward.append((func.id, site.order))  # model(x) outside a GradientTape: a prediction
             site.callee = LocalFunction(self.partials.get(func.id, func.id))
         elif isinstance(func, ast.Call) and "functools.partial" in self.qualify(func.func) and func.args:
             # functools.partial(build_model, depth=2)(num_classes=3)
@@ -829,6 +844,9 @@ class Builder:
                 name = dotted(function)
                 if name:
                     self.replica_fn_names.add(name.rsplit(".", 1)[-1])
+                if isinstance(function, ast.Name) and function.id in self.unit.params:
+                    # def run_step(strategy, fn, x): strategy.run(fn, ...): what callers pass as fn
+                    self.replica_fn_params.append((self.unit, function.id))
             return
         if isinstance(receiver, ast.Name) and receiver.id in ("self", "cls"):
             site.callee = SelfMethod(self.unit.class_name or "", attr)

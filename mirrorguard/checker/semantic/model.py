@@ -400,6 +400,9 @@ class SemanticModel:
                     total += 1
                     in_scope = in_scope or read.in_scope
             inference += sum(1 for used, order in other.inference if used == name and inside(order))
+            if not self.is_replica_function(other):
+                # A forward pass outside any GradientTape: a prediction.
+                inference += sum(1 for used, order in other.forward if used == name and inside(order))
         return total, inference, in_scope
 
     def kept_unreplicated(self, site: CallSite) -> bool:
@@ -478,7 +481,24 @@ class SemanticModel:
         return self._readers_index
 
     def is_replica_function(self, unit: Unit) -> bool:
-        return unit.name in self.b.replica_fn_names
+        """Given to ``strategy.run``: by name, or through a parameter of a
+        helper that runs it (``run_step(strategy, train_step, x)``)."""
+        return unit.name in self.replica_function_names
+
+    @property
+    def replica_function_names(self) -> set[str]:
+        names = self.cache.get("replica functions")
+        if names is None:
+            from mirrorguard.checker.semantic.values import argument_for
+
+            names = set(self.b.replica_fn_names)
+            for helper, param in self.b.replica_fn_params:
+                for site in helper.callers:
+                    argument = argument_for(site, helper, param)
+                    if isinstance(argument, ast.Name):
+                        names.add(argument.id)
+            self.cache["replica functions"] = names
+        return names
 
     def runs_per_replica(self, site: CallSite) -> bool:
         """Inside a dataset function that ``distribute_datasets_from_function`` runs per pipeline."""

@@ -182,6 +182,7 @@ class Unit:
     reads: list[Read] = field(default_factory=list)  # every read of a name or self.x, in walk order
     inference: list[tuple[str, int]] = field(default_factory=list)  # (name, order): evaluate, predict, save...
     iterated: list[tuple[str, int]] = field(default_factory=list)  # (name, order): for x in name
+    forward: list[tuple[str, int]] = field(default_factory=list)  # (name, order): name(x), no training=
     refs: set[str] = field(default_factory=set)  # names and self.x read anywhere in it
     in_scope_refs: set[str] = field(default_factory=set)  # ... read inside a strategy scope
     makes_strategy: bool = False  # constructs a tf.distribute strategy
