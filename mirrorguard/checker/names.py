@@ -128,6 +128,7 @@ MODEL_CLASSES = frozenset(
 
 # Subclassing one of these makes a class a Keras model.
 MODEL_BASES = MODEL_CLASSES
+CALLBACK_BASES = frozenset({"keras.callbacks.Callback"})
 
 _PRESET_PACKAGES = ("keras_hub.models.", "keras_nlp.models.", "keras_cv.models.")
 
@@ -169,6 +170,15 @@ WEIGHTLESS_LAYERS = frozenset(
         "AutoContrast", "Equalization", "MixUp", "CutMix", "AugMix", "RandAugment",
         "Rescaling", "Resizing", "CenterCrop", "GaussianNoise", "GaussianDropout", "Dropout",
         "Flatten", "Reshape", "Permute", "Activation", "InputLayer",
+        # Pooling, merging, padding, cropping and activation layers own no variables either.
+        "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "AveragePooling1D", "AveragePooling2D",
+        "AveragePooling3D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GlobalMaxPooling3D",
+        "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalAveragePooling3D", "MaxPool2D",
+        "AvgPool2D", "Concatenate", "Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Dot",
+        "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D", "Cropping1D", "Cropping2D", "Cropping3D",
+        "UpSampling1D", "UpSampling2D", "UpSampling3D", "RepeatVector", "Masking", "SpatialDropout1D",
+        "SpatialDropout2D", "SpatialDropout3D", "AlphaDropout", "ActivityRegularization", "ReLU", "Softmax",
+        "LeakyReLU", "ELU", "ThresholdedReLU", "Identity",
     }
 )
 

@@ -11,6 +11,7 @@ from mirrorguard.checker.rules import mg102_compile_outside_strategy_scope as mg
 from mirrorguard.checker.rules import mg104_model_loaded_outside_strategy_scope as mg104
 from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
 from mirrorguard.checker.semantic import CallSite, Effect, SemanticModel, Unit, walk
+from mirrorguard.checker.semantic.units import BindingKind
 
 _REPLICA_RUN = frozenset({"run", "experimental_run_v2", "call_for_each_replica"})
 # A helper that also builds, loads or compiles a model is reported for that.
@@ -92,8 +93,10 @@ def _used(unit: Unit, targets, after: int, model: SemanticModel, seen: set) -> b
             # optimizer = base_optimizer
             for alias, bindings in other_unit.bindings.items():
                 for binding in bindings:
-                    if (isinstance(binding.value, ast.Name) and binding.value.id == target and holds(binding.order)
-                            and _used(other_unit, (alias,), binding.order - 1, model, seen)):
+                    aliased = (isinstance(binding.value, ast.Name) and binding.value.id == target) or (
+                        binding.kind is BindingKind.LOOP and _reads(binding.value, target)  # for opt in OPTIMIZERS.values()
+                    )
+                    if aliased and holds(binding.order) and _used(other_unit, (alias,), binding.order - 1, model, seen):
                         return True
     return False
 

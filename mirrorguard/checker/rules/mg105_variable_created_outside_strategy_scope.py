@@ -24,6 +24,8 @@ EFFECT = Effect("MG105", creates_variable)
 def _variable_used_by_strategy(site: CallSite, model: SemanticModel) -> bool:
     """Read in a replica function, handed to ``strategy.run(args=...)``, or
     tracked by a checkpoint."""
+    if site.is_inside(lambda outer: any(q in _TRACKERS for q in outer.qualified)):
+        return True  # tf.train.Checkpoint(step=tf.Variable(1), net=net)
     unit = site.binding_unit
     for target in site.targets:
         for other in model.units_seeing(unit, target):
@@ -90,6 +92,34 @@ def _layers(context: Context) -> Iterator[CallSite]:
                 yield site
 
 
+def _functional_graph_layers(context: Context) -> Iterator[CallSite]:
+    """``x = layers.Dense(64)(inputs)`` outside the scope, ``keras.Model(inputs, outputs)``
+    inside it: calling a layer on a symbolic input builds it, so its weights
+    were made outside. Yields the constructors of the layers with weights
+    behind a model built inside a scope."""
+    from mirrorguard.checker.rules import mg101_model_built_outside_strategy_scope as mg101
+
+    model = context.model
+    for root in model.roots:
+        by_node = {id(site.node): site for site in root.calls}
+        behind: dict[str, set[CallSite]] = {}  # graph tensor name -> weighted layers that produced it
+        for site in root.calls:
+            if site.in_scope:
+                if behind and mg101.builds_model(site, model):
+                    for name in site.arg_refs:
+                        yield from behind.get(name, ())
+                continue
+            if not site.targets:
+                continue
+            upstream = set().union(*(behind.get(name, set()) for name in site.arg_refs)) if behind else set()
+            applied = by_node.get(id(site.node.func)) if isinstance(site.node.func, ast.Call) else None
+            if applied is not None and any(api.creates_layer(q) for q in applied.qualified):
+                upstream.add(applied)
+            if upstream:
+                for target in site.targets:
+                    behind[target] = upstream
+
+
 def check(context: Context) -> Iterator[Report]:
     model = context.model
     scope = context.scope
@@ -102,7 +132,11 @@ def check(context: Context) -> Iterator[Report]:
             f"{what} creates a variable outside `{scope}` that the replicas use: each replica updates "
             f"the one plain variable; create it inside `with {scope}:`"
         ))
-    for site in _layers(context):
+    reported: set[int] = set()
+    for site in [*_layers(context), *_functional_graph_layers(context)]:
+        if id(site) in reported:
+            continue
+        reported.add(id(site))
         yield Report(site.node, (
             f"`{context.callee(site.node)}` creates a layer whose weights exist before `{scope}` "
             f"and a model built inside it uses them; create (and call, build or adapt) it inside `with {scope}:`"

@@ -14,6 +14,7 @@ from mirrorguard.checker.semantic.values import Kind, Value, parameter_origins, 
 # Calls followed by one of these on the same chain batch for speed, not for
 # the global batch: ds.batch(1024).map(vectorize).unbatch().
 _UNBATCHING = frozenset({"unbatch", "rebatch"})
+_ELEMENT_METHODS = frozenset({"flat_map", "interleave", "group_by_window"})
 
 
 @dataclass(frozen=True)
@@ -106,12 +107,16 @@ def judged(site: CallSite, model: SemanticModel) -> bool:
         return False
     if site.unit.name in model.b.estimator_input_fns:
         return False  # an Estimator's input_fn: the Estimator batches per replica itself
+    if site.unit.name in model.b.element_fn_names or site.is_inside(lambda o: o.method in _ELEMENT_METHODS):
+        return False  # flat_map(lambda w: w.batch(WINDOW)): batches one window, not the dataset
     if site.chained and (_UNBATCHING.intersection(site.chained) or api.BATCH_METHODS.intersection(site.chained)):
         return False
     if site.iterated or site.is_inside(lambda outer: outer.method == "adapt"):
         return False
     if _gathered_on_host(site):
         return False  # next(iter(ids_ds.batch(N))).numpy(): gathered on the host
+    if _for_unreplicated_model(site, model):
+        return False  # the deliberately unreplicated copy's own evaluate/predict
     if site.method in api.BATCH_SIZE_POSITION:
         return True  # fit/evaluate: the batch is used right there
     return not (len(site.targets) == 1 and _only_feeds_elsewhere(site.targets[0], site, model, 0))
@@ -185,6 +190,20 @@ _STRATEGY_SINKS = frozenset({
     "experimental_distribute_dataset", "distribute_datasets_from_function", "create_per_worker_dataset",
     "fit", "evaluate", "predict", "run", "search",
 })
+
+
+def _for_unreplicated_model(site: CallSite, model: SemanticModel) -> bool:
+    """``unreplicated.evaluate(x, y, batch_size=64)``, ``unreplicated.predict(ds.batch(8))``:
+    batches of a model kept out of the strategy on purpose (MG101's exemption)."""
+    unreplicated = model.unreplicated_names
+    if not unreplicated:
+        return False
+    call: CallSite | None = site
+    while call is not None:
+        if call.method in _STRATEGY_SINKS and call.receiver is not None:
+            return (id(call.unit), call.receiver) in unreplicated
+        call = call.inside_call
+    return False
 
 
 def _gathered_on_host(site: CallSite) -> bool:

@@ -52,6 +52,10 @@ PER_REPLICA_PARAMS = frozenset({"input_context", "input_ctx", "ctx_input"})
 # ``if strategy:``, ``if num_gpus > 1:``, ``if args.distributed:``.
 _DISTRIBUTION_WORDS = re.compile(r"(?i)strat|replica|gpu|tpu|distribut|device|worker|parallel|multi")
 
+# Dataset methods whose function works on one element (a window, a group):
+# a batch inside it batches that element, not the dataset.
+_ELEMENT_FUNCTION_METHODS = frozenset({"flat_map", "interleave", "group_by_window", "window"})
+
 # Program entry points called as a statement at module level.
 _ENTRY_NAMES = frozenset({"main", "run", "train"})
 
@@ -143,6 +147,7 @@ class Builder:
         self.strategy_name = ""
         self.replica_fn_names: set[str] = set()  # functions given to strategy.run
         self.replica_fn_params: list[tuple[Unit, str]] = []  # parameters given to strategy.run
+        self.element_fn_names: set[str] = set()  # functions a dataset maps over its elements (flat_map...)
         self.per_replica_fn_names: set[str] = set()  # given to distribute_datasets_from_function
         self.entry_functions: set[str] = set()  # absl's app.run(main)
         self.imported_calls: set[str] = set()
@@ -152,6 +157,7 @@ class Builder:
         self._targets_of: dict[int, tuple[str, ...]] = {}
         self._bound_in: dict[int, Unit] = {}
         self._iterated: set[int] = set()
+        self._lambda_units: dict[int, Unit] = {}
         self._tape_depth = 0  # inside `with tf.GradientTape():`
         self._strategy_param_map: dict[str, set[str]] | None = None
         self._branches: list[tuple[int, int]] = []  # the if/else branches the walk is in
@@ -196,6 +202,7 @@ class Builder:
 
     def build(self, tree: ast.Module) -> None:
         self.module.node = tree
+        self.scope_functions |= _scope_returning_functions(tree.body)
         for statement in tree.body:
             self.statement = statement
             self.visit(statement)
@@ -319,10 +326,12 @@ class Builder:
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr == "scope":
                 return self.is_strategy(func.value)
-            if isinstance(func, ast.Name) and func.id in self.scope_functions:
-                return True  # the file's own helper that returns strategy.scope()
+            if last_identifier(func) in self.scope_functions:
+                return True  # the file's own helper (function, method) that returns strategy.scope()
             last = last_identifier(func)
             return last is not None and api.says_strategy_scope(last)
+        if isinstance(node, ast.Attribute) and node.attr in self.scope_functions:
+            return True  # a @property that returns strategy.scope()
         if isinstance(node, (ast.Name, ast.Attribute)):
             return dotted(node) in self.scope_vars
         if isinstance(node, ast.IfExp):
@@ -423,6 +432,7 @@ class Builder:
             if param.arg in PER_REPLICA_PARAMS:
                 unit.per_replica = True
         unit.per_replica = unit.per_replica or self._per_replica_depth > 0
+        self._lambda_units[id(node)] = unit
         outer = self._enter(unit)
         self.visit(node.body)
         self.unit = outer
@@ -588,7 +598,7 @@ class Builder:
         self.visit(node.iter)
         self.visit(node.target)
         for name in target_names(node.target):
-            self._bind(name, BindingKind.LOOP)
+            self._bind(name, BindingKind.LOOP, node.iter)  # the value: what is iterated
         for statement in node.body + node.orelse:
             self.visit(statement)
 
@@ -598,15 +608,20 @@ class Builder:
             self._bind(name, BindingKind.WALRUS, node.value)
 
     def _assign(self, targets: list[str], value: ast.expr, simple: bool, target_nodes: list[ast.expr]) -> None:
-        values = value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]
-        for call in values:
-            if isinstance(call, ast.Call):
-                self._targets_of[id(call)] = tuple(targets)
+        for call in _held_calls(value):
+            self._targets_of[id(call)] = tuple(targets)
         self.visit(value)
+        if isinstance(value, ast.Lambda) and len(targets) == 1 and id(value) in self._lambda_units:
+            # build = lambda: keras.Sequential(...): a factory like any def
+            self.functions.setdefault(targets[0], []).append(self._lambda_units[id(value)])
         for target in target_nodes:
             self.visit(target)  # self.x = ...: the subscripts and receivers it reads
         for name in targets:
             self._bind(name, BindingKind.ASSIGNMENT if simple else BindingKind.OTHER, value if simple else None)
+            if self.classes and "." not in name:
+                # class CFG: batch_size = 32 -- read as CFG.batch_size
+                self._bind(f"{self.classes[-1]}.{name}", BindingKind.ASSIGNMENT if simple else BindingKind.OTHER,
+                           value if simple else None)
         if len(targets) == 1:
             self._learn_from_assignment(targets[0], value)
 
@@ -636,8 +651,10 @@ class Builder:
                 return
             if isinstance(value.func, ast.Name) and not qualified:
                 self.instances[target] = value.func.id
-            if "functools.partial" in qualified and value.args and isinstance(value.args[0], ast.Name):
-                self.partials[target] = value.args[0].id
+            if (("functools.partial" in qualified or "tensorflow.function" in qualified)
+                    and value.args and isinstance(value.args[0], ast.Name)):
+                # factory = partial(build, 4); step = tf.function(step_fn): the same function
+                self.partials[target] = self.partials.get(value.args[0].id, value.args[0].id)
         if api.says_strategy(last) or target in self.extra_strategy_names:
             if isinstance(value, ast.Constant) and value.value is None:
                 return
@@ -832,6 +849,10 @@ class Builder:
             self.strategy_in_play = True
             self._note_strategy(dotted(receiver) or "")
             return
+        if attr in _ELEMENT_FUNCTION_METHODS:
+            for arg in [*site.node.args, *(k.value for k in site.node.keywords)]:
+                if isinstance(arg, ast.Name):
+                    self.element_fn_names.add(arg.id)
         if attr in api.PER_REPLICA_DATASET_APIS:
             for arg in [*site.node.args, *(k.value for k in site.node.keywords)]:
                 name = dotted(arg)
@@ -840,10 +861,15 @@ class Builder:
             return
         if attr in api.REPLICA_RUN_APIS and self.is_strategy(receiver):
             function = site.node.args[0] if site.node.args else getattr(site.keyword("fn"), "value", None)
+            if isinstance(function, ast.Call) and function.args and any(
+                q in ("functools.partial", "tensorflow.function") for q in self.qualify(function.func)
+            ):
+                function = function.args[0]  # strategy.run(tf.function(step)), run(partial(step, model=m))
             if function is not None:
                 name = dotted(function)
                 if name:
-                    self.replica_fn_names.add(name.rsplit(".", 1)[-1])
+                    name = name.rsplit(".", 1)[-1]
+                    self.replica_fn_names.add(self.partials.get(name, name))
                 if isinstance(function, ast.Name) and function.id in self.unit.params:
                     # def run_step(strategy, fn, x): strategy.run(fn, ...): what callers pass as fn
                     self.replica_fn_params.append((self.unit, function.id))
@@ -854,6 +880,73 @@ class Builder:
             site.callee = AttributeCall(receiver.id, attr)
         elif isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and not self.qualify(receiver.func):
             site.callee = AttributeCall(receiver.func.id, attr)  # CsvLoader(path).dataset()
+
+
+def _held_calls(value: ast.expr) -> Iterator[ast.Call]:
+    """The calls whose results ``value`` holds: itself, the elements of lists,
+    tuples, sets and dicts (nested), ``dict(k=...)`` and comprehension elements."""
+    if isinstance(value, ast.Call):
+        if isinstance(value.func, ast.Name) and value.func.id == "dict":
+            for keyword in value.keywords:
+                yield from _held_calls(keyword.value)
+        else:
+            yield value
+    elif isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+        for element in value.elts:
+            yield from _held_calls(element)
+    elif isinstance(value, ast.Dict):
+        for element in value.values:
+            yield from _held_calls(element)
+    elif isinstance(value, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+        yield from _held_calls(value.elt)
+    elif isinstance(value, ast.DictComp):
+        yield from _held_calls(value.value)
+
+
+def _looks_like_scope(node: ast.AST | None) -> bool:
+    """``strategy.scope()``, ``self.strategy.scope()``, ``a if c else b`` of one: read syntactically,
+    before any binding is known (the helpers may be defined after their use)."""
+    if isinstance(node, ast.IfExp):
+        return _looks_like_scope(node.body) or _looks_like_scope(node.orelse)
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr == "scope":
+        receiver = func.value
+        if isinstance(receiver, ast.Call):
+            receiver = receiver.func
+        name = last_identifier(receiver)
+        return name is not None and (api.says_strategy(name) or name.endswith("Strategy"))
+    name = last_identifier(func)
+    return name is not None and api.says_strategy_scope(name)
+
+
+def _scope_returning_functions(body: list[ast.stmt]) -> set[str]:
+    """Names of functions and methods that hand back a strategy scope: they
+    return one, or are generators that yield inside one (``@contextmanager``)."""
+    found: set[str] = set()
+
+    def scan(statements: list[ast.stmt], function: str | None, in_scope: bool) -> None:
+        for statement in statements:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                scan(statement.body, statement.name, False)
+            elif isinstance(statement, ast.ClassDef):
+                scan(statement.body, None, False)
+            elif isinstance(statement, ast.Return) and function and _looks_like_scope(statement.value):
+                found.add(function)
+            elif isinstance(statement, (ast.With, ast.AsyncWith)):
+                scoped = in_scope or any(_looks_like_scope(item.context_expr) for item in statement.items)
+                scan(statement.body, function, scoped)
+            elif isinstance(statement, ast.Expr) and isinstance(statement.value, (ast.Yield, ast.YieldFrom)):
+                if function and in_scope:
+                    found.add(function)
+            elif isinstance(statement, (ast.If, ast.For, ast.While, ast.Try)):
+                for field_name in ("body", "orelse", "finalbody"):
+                    scan(getattr(statement, field_name, []), function, in_scope)
+                for handler in getattr(statement, "handlers", []):
+                    scan(handler.body, function, in_scope)
+    scan(body, None, False)
+    return found
 
 
 def _chain_root(func: ast.expr) -> str | None:

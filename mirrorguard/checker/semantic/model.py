@@ -81,6 +81,7 @@ class SemanticModel:
         self.strategy_name = builder.strategy_name or "strategy"
         self.imported_calls = frozenset(builder.imported_calls)
         self.model_classes = self._model_classes()
+        self.callback_classes = self._subclasses(api.CALLBACK_BASES)
         self._effects_by_code = {effect.code: effect for effect in self.effects}
         self._matches: dict[tuple[int, str], bool] = {}
         self._direct: dict[int, frozenset[str]] = {}
@@ -130,6 +131,10 @@ class SemanticModel:
     # --- classes and callees ---------------------------------------------------------
 
     def _model_classes(self) -> set[str]:
+        return self._subclasses(api.MODEL_BASES)
+
+    def _subclasses(self, roots: frozenset[str]) -> set[str]:
+        """The file's classes deriving (transitively) from one of ``roots``."""
         bases = self.b.class_bases
         models: set[str] = set()
         changed = True
@@ -140,7 +145,7 @@ class SemanticModel:
                     continue
                 for base in base_nodes:
                     if (isinstance(base, ast.Name) and base.id in models) or any(
-                        q in api.MODEL_BASES for q in self.qualify(base)
+                        q in roots for q in self.qualify(base)
                     ):
                         models.add(name)
                         changed = True
@@ -323,6 +328,9 @@ class SemanticModel:
                 continue
             if unit.is_module:
                 roots.append(unit)
+            elif unit.class_name in self.callback_classes and unit.name.startswith("on_"):
+                # Keras runs a callback's hooks from fit(), outside any strategy scope (Keras 3).
+                roots.append(unit)
             elif unit.owns_strategy:
                 roots.append(unit)
             elif not unit.callers and unit.mentions_strategy and not unit.is_lambda:
@@ -433,7 +441,7 @@ class SemanticModel:
             found: set[tuple[int, str]] = set()
             for root in self.roots:
                 for site in root.calls:
-                    if not site.in_scope and self.effects_of(site) & model_codes and self.kept_unreplicated(site):
+                    if not site.in_scope and self.reaches(site) & model_codes and self.kept_unreplicated(site):
                         found.update((id(site.binding_unit), t) for t in site.targets)
             self._unreplicated = found
         return self._unreplicated

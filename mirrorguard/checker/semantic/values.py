@@ -119,7 +119,12 @@ def _name_value(name: str, unit: Unit, model: SemanticModel, depth: int, order: 
         before = [b for b in bindings if b.order < order]
         if before:
             last = before[-1]
-            bindings = [last] if last.kind is BindingKind.ASSIGNMENT else before
+            if last.kind is BindingKind.ASSIGNMENT:
+                # The last binding, and those on the other branches of its if/try:
+                # try: BATCH = 16 * replicas / except: BATCH = 16.
+                bindings = [b for b in before if b is last or b.excludes(last)]
+            else:
+                bindings = before
         return _merge([(b, scope) for b in bindings], model, depth)
     # Read from an enclosing scope: every binding there may reach it; the
     # answer is the same for every reader, so it is worked out once.
