@@ -85,6 +85,7 @@ def check(context: Context) -> Iterator[Report]:
             yield Report(site.node, f"`{context.callee(site.node)}` builds a Keras model outside `{scope}`; "
                                     f"build it inside `with {scope}:`")
 
+
 RULE = Rule(
     code="MG101",
     name="model-built-outside-strategy-scope",

@@ -31,7 +31,8 @@ def compiles_model(site: CallSite, model: SemanticModel) -> bool:
     positional = site.positional()
     if positional:
         first = positional[0]
-        if isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value.lower() in api.OPTIMIZER_NAMES:
+        if (isinstance(first, ast.Constant) and isinstance(first.value, str)
+                and first.value.lower() in api.OPTIMIZER_NAMES):
             return True
         if isinstance(first, ast.Call) and any(api.creates_optimizer(q) for q in model.qualify(first.func)):
             return True
@@ -59,6 +60,7 @@ def check(context: Context) -> Iterator[Report]:
         elif not compiles_unreplicated_model(site, context.model):
             yield Report(site.node, f"`{context.code(site.node.func)}()` is called outside `{scope}`; "
                                     f"compile inside `with {scope}:`")
+
 
 RULE = Rule(
     code="MG102",

@@ -93,8 +93,9 @@ def _used(unit: Unit, targets, after: int, model: SemanticModel, seen: set) -> b
             # optimizer = base_optimizer
             for alias, bindings in other_unit.bindings.items():
                 for binding in bindings:
+                    # opt = base_opt; for opt in OPTIMIZERS.values()
                     aliased = (isinstance(binding.value, ast.Name) and binding.value.id == target) or (
-                        binding.kind is BindingKind.LOOP and _reads(binding.value, target)  # for opt in OPTIMIZERS.values()
+                        binding.kind is BindingKind.LOOP and _reads(binding.value, target)
                     )
                     if aliased and holds(binding.order) and _used(other_unit, (alias,), binding.order - 1, model, seen):
                         return True

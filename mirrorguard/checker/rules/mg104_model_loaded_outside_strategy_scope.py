@@ -30,6 +30,7 @@ def check(context: Context) -> Iterator[Report]:
         verb = "call it" if exposure.via else "load it"
         yield Report(site.node, f"{what} loads a Keras model outside `{scope}`; {verb} inside `with {scope}:`")
 
+
 RULE = Rule(
     code="MG104",
     name="model-loaded-outside-strategy-scope",

@@ -36,7 +36,8 @@ def _variable_used_by_strategy(site: CallSite, model: SemanticModel) -> bool:
                     continue
                 if any(q in _TRACKERS for q in call.qualified):
                     return True
-                if call.method in _REPLICA_RUN and model.is_strategy(call.node.func.value):  # type: ignore[attr-defined]
+                func = call.node.func
+                if call.method in _REPLICA_RUN and isinstance(func, ast.Attribute) and model.is_strategy(func.value):
                     return True
     return False
 
@@ -159,8 +160,12 @@ RULE = Rule(
     by a `tf.train.Checkpoint`; and a Keras layer whose weights are created
     outside the scope (called, `build()`-ed or, for `Normalization`,
     `adapt()`-ed there, or a `hub.KerasLayer`, which loads its weights when
-    it is constructed) and then used by a model built inside. It is reported
-    where the variable or layer is created. Weightless layers (`RandomFlip`,
+    it is constructed) and then used by a model built inside, including a
+    functional graph built outside (`x = layers.Dense(64)(inputs)`) whose
+    model is made inside (`keras.Model(inputs, outputs)`): calling a layer on
+    a symbolic input builds it. It is reported where the variable or layer is
+    created (a `tf.Variable(...)` written inside a `tf.train.Checkpoint(...)`
+    call counts as tracked by it). Weightless layers (`RandomFlip`,
     `Rescaling`...) and lookup layers may live outside.
 
     ## Why is this bad?

@@ -147,7 +147,8 @@ def _only_feeds_elsewhere(name: str, site: CallSite, model: SemanticModel, depth
             if other.chain_root == name and other.inside_call is not None and other.inside_call.chain_root == name:
                 continue
             uses += 1
-            chain = [c for c in unit.calls_on(name) if c.chain_root == name and (c is other or c.is_inside(lambda o: o is other))]
+            chain = [c for c in unit.calls_on(name)
+                     if c.chain_root == name and (c is other or c.is_inside(lambda o: o is other))]
             if other.chain_root == name and any(c.method in api.BATCH_METHODS for c in chain):
                 continue  # batched again on the way
             if other.method == "adapt" or other.is_inside(lambda outer: outer.method == "adapt"):
@@ -236,7 +237,8 @@ def _end_of_chain(site: CallSite, unit) -> CallSite | None:
     return None
 
 
-def constant_sizes(found: BatchSize, site: CallSite, unit: Unit, model: SemanticModel) -> Iterator[tuple[ast.AST, Value]]:
+def constant_sizes(found: BatchSize, site: CallSite, unit: Unit,
+                   model: SemanticModel) -> Iterator[tuple[ast.AST, Value]]:
     """Each constant that sets this batch: (node to report, value)."""
     expression = found.expression
     if expression is None:

@@ -14,10 +14,21 @@ lookup per node) and never enters constants, imports' aliases, or other leaves.
 from __future__ import annotations
 
 import ast
-import re
 from typing import Iterable, Iterator, Mapping
 
 from mirrorguard.checker import names as api
+from mirrorguard.checker.semantic.syntax import (
+    chain_root,
+    dotted,
+    held_calls,
+    is_inference_call,
+    is_main_guard,
+    last_identifier,
+    ref_key,
+    scope_returning_functions,
+    target_names,
+    tests_distribution,
+)
 from mirrorguard.checker.semantic.units import (
     AttributeCall,
     Binding,
@@ -48,9 +59,6 @@ CHECKPOINTS = frozenset(
 
 PER_REPLICA_PARAMS = frozenset({"input_context", "input_ctx", "ctx_input"})
 
-# A condition that chooses between distributed and single-device code:
-# ``if strategy:``, ``if num_gpus > 1:``, ``if args.distributed:``.
-_DISTRIBUTION_WORDS = re.compile(r"(?i)strat|replica|gpu|tpu|distribut|device|worker|parallel|multi")
 
 # Dataset methods whose function works on one element (a window, a group):
 # a batch inside it batches that element, not the dataset.
@@ -61,63 +69,6 @@ _ENTRY_NAMES = frozenset({"main", "run", "train"})
 
 _LEAVES = (ast.Constant, ast.Import, ast.ImportFrom, ast.Pass, ast.Break, ast.Continue,
            ast.Global, ast.Nonlocal, ast.expr_context)
-
-
-def dotted(node: ast.AST) -> str | None:
-    """``a.b.c`` for a chain of names and attributes, else None."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
-
-
-def last_identifier(node: ast.AST) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None
-
-
-def ref_key(node: ast.AST) -> str | None:
-    """The key a value is tracked under: ``x`` or ``self.x``."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
-        return "self." + node.attr
-    return None
-
-
-def target_names(target: ast.AST) -> Iterator[str]:
-    if isinstance(target, ast.Name):
-        yield target.id
-    elif isinstance(target, ast.Attribute):
-        name = dotted(target)
-        if name:
-            yield name
-    elif isinstance(target, (ast.Tuple, ast.List)):
-        for element in target.elts:
-            yield from target_names(element)
-    elif isinstance(target, ast.Starred):
-        yield from target_names(target.value)
-
-
-def is_main_guard(test: ast.AST) -> bool:
-    """``__name__ == "__main__"`` (either way round)."""
-    if not isinstance(test, ast.Compare) or len(test.comparators) != 1 or not isinstance(test.ops[0], ast.Eq):
-        return False
-    sides = (test.left, test.comparators[0])
-    names = {n.id for n in sides if isinstance(n, ast.Name)}
-    strings = {n.value for n in sides if isinstance(n, ast.Constant) and isinstance(n.value, str)}
-    return names == {"__name__"} and strings == {"__main__"}
-
-
-def tests_distribution(test: ast.AST) -> bool:
-    return any(isinstance(n, ast.Name) and _DISTRIBUTION_WORDS.search(n.id) for n in walk(test))
 
 
 class Builder:
@@ -202,7 +153,7 @@ class Builder:
 
     def build(self, tree: ast.Module) -> None:
         self.module.node = tree
-        self.scope_functions |= _scope_returning_functions(tree.body)
+        self.scope_functions |= scope_returning_functions(tree.body)
         for statement in tree.body:
             self.statement = statement
             self.visit(statement)
@@ -608,7 +559,7 @@ class Builder:
             self._bind(name, BindingKind.WALRUS, node.value)
 
     def _assign(self, targets: list[str], value: ast.expr, simple: bool, target_nodes: list[ast.expr]) -> None:
-        for call in _held_calls(value):
+        for call in held_calls(value):
             self._targets_of[id(call)] = tuple(targets)
         self.visit(value)
         if isinstance(value, ast.Lambda) and len(targets) == 1 and id(value) in self._lambda_units:
@@ -727,7 +678,7 @@ class Builder:
             statement=self.statement,
             targets=self._targets_of.get(id(node), ()),
             receiver=ref_key(func.value) if isinstance(func, ast.Attribute) else None,
-            chain_root=_chain_root(func),
+            chain_root=chain_root(func),
             inside_call=self._open_calls[-1] if self._open_calls else None,
             chained=tuple(self._chained.pop(id(node), ())),
             per_replica=self._per_replica_depth > 0,
@@ -821,7 +772,7 @@ class Builder:
         if isinstance(func, ast.Attribute):
             self._method_call(site, func, qualified)
         elif isinstance(func, ast.Name) and not qualified:
-            if _is_inference_call(node) or site.is_inside(_serving_function):
+            if is_inference_call(node) or site.is_inside(_serving_function):
                 # model(x, training=False), or a forward pass a serving tf.function wraps
                 unit.inference.append((func.id, site.order))
             elif not self._tape_depth and not any(k.arg == "training" for k in node.keywords):
@@ -882,98 +833,6 @@ class Builder:
             site.callee = AttributeCall(receiver.func.id, attr)  # CsvLoader(path).dataset()
 
 
-def _held_calls(value: ast.expr) -> Iterator[ast.Call]:
-    """The calls whose results ``value`` holds: itself, the elements of lists,
-    tuples, sets and dicts (nested), ``dict(k=...)`` and comprehension elements."""
-    if isinstance(value, ast.Call):
-        if isinstance(value.func, ast.Name) and value.func.id == "dict":
-            for keyword in value.keywords:
-                yield from _held_calls(keyword.value)
-        else:
-            yield value
-    elif isinstance(value, (ast.List, ast.Tuple, ast.Set)):
-        for element in value.elts:
-            yield from _held_calls(element)
-    elif isinstance(value, ast.Dict):
-        for element in value.values:
-            yield from _held_calls(element)
-    elif isinstance(value, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
-        yield from _held_calls(value.elt)
-    elif isinstance(value, ast.DictComp):
-        yield from _held_calls(value.value)
-
-
-def _looks_like_scope(node: ast.AST | None) -> bool:
-    """``strategy.scope()``, ``self.strategy.scope()``, ``a if c else b`` of one: read syntactically,
-    before any binding is known (the helpers may be defined after their use)."""
-    if isinstance(node, ast.IfExp):
-        return _looks_like_scope(node.body) or _looks_like_scope(node.orelse)
-    if not isinstance(node, ast.Call):
-        return False
-    func = node.func
-    if isinstance(func, ast.Attribute) and func.attr == "scope":
-        receiver = func.value
-        if isinstance(receiver, ast.Call):
-            receiver = receiver.func
-        name = last_identifier(receiver)
-        return name is not None and (api.says_strategy(name) or name.endswith("Strategy"))
-    name = last_identifier(func)
-    return name is not None and api.says_strategy_scope(name)
-
-
-def _scope_returning_functions(body: list[ast.stmt]) -> set[str]:
-    """Names of functions and methods that hand back a strategy scope: they
-    return one, or are generators that yield inside one (``@contextmanager``)."""
-    found: set[str] = set()
-
-    def scan(statements: list[ast.stmt], function: str | None, in_scope: bool) -> None:
-        for statement in statements:
-            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                scan(statement.body, statement.name, False)
-            elif isinstance(statement, ast.ClassDef):
-                scan(statement.body, None, False)
-            elif isinstance(statement, ast.Return) and function and _looks_like_scope(statement.value):
-                found.add(function)
-            elif isinstance(statement, (ast.With, ast.AsyncWith)):
-                scoped = in_scope or any(_looks_like_scope(item.context_expr) for item in statement.items)
-                scan(statement.body, function, scoped)
-            elif isinstance(statement, ast.Expr) and isinstance(statement.value, (ast.Yield, ast.YieldFrom)):
-                if function and in_scope:
-                    found.add(function)
-            elif isinstance(statement, (ast.If, ast.For, ast.While, ast.Try)):
-                for field_name in ("body", "orelse", "finalbody"):
-                    scan(getattr(statement, field_name, []), function, in_scope)
-                for handler in getattr(statement, "handlers", []):
-                    scan(handler.body, function, in_scope)
-    scan(body, None, False)
-    return found
-
-
-def _chain_root(func: ast.expr) -> str | None:
-    """``ds`` for ``ds.shuffle(100).batch``: the name a chain of method calls starts from."""
-    if not isinstance(func, ast.Attribute):
-        return None
-    node = func.value
-    while True:
-        key = ref_key(node)
-        if key is not None:
-            return key
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            node = node.func.value
-        elif isinstance(node, (ast.Attribute, ast.Subscript)):
-            node = node.value
-        else:
-            return None
-
-
 def _serving_function(site: CallSite) -> bool:
     """``tf.function(lambda x: model(x), input_signature=...)``: a serving signature."""
     return "tensorflow.function" in site.qualified
-
-
-def _is_inference_call(node: ast.Call) -> bool:
-    """``model(x, training=False)``: a forward pass that cannot be training."""
-    return any(
-        k.arg == "training" and isinstance(k.value, ast.Constant) and k.value.value is False
-        for k in node.keywords
-    )
