@@ -63,7 +63,7 @@ def _used(unit: Unit, targets, after: int, model: SemanticModel, seen: set) -> b
             def holds(order: int, other_unit=other_unit) -> bool:
                 return start <= order < end if other_unit is unit else True
 
-            reads = [r for r in other_unit.reads_of(target) if holds(r.order)]
+            reads = other_unit.reads_between(target, start, end) if other_unit is unit else other_unit.reads_of(target)
             if not reads:
                 continue
             if any(r.in_scope for r in reads):

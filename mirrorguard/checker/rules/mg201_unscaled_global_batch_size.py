@@ -139,7 +139,7 @@ def _only_feeds_elsewhere(name: str, site: CallSite, model: SemanticModel, depth
         def inside(order: int, unit=unit) -> bool:
             return start <= order < end if unit is home else True
 
-        reads += sum(1 for read in unit.reads_of(name) if inside(read.order))
+        reads += len(unit.reads_between(name, start, end) if unit is home else unit.reads_of(name))
         uses += sum(1 for used, order in unit.iterated if used == name and inside(order))
         for other in unit.calls_on(name):
             if not inside(other.order):

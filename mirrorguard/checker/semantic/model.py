@@ -403,7 +403,7 @@ class SemanticModel:
             if other is not unit and not self.seen_by_functions(unit, name, end):
                 continue
             inside = (lambda order: start <= order < end) if other is unit else (lambda order: True)
-            for read in other.reads_of(name):
+            for read in other.reads_between(name, start, end) if other is unit else other.reads_of(name):
                 if inside(read.order):
                     total += 1
                     in_scope = in_scope or read.in_scope

@@ -8,6 +8,7 @@ the model (:mod:`.model`) answers the rules' questions about them.
 from __future__ import annotations
 
 import ast
+import bisect
 import enum
 from collections import Counter
 from dataclasses import dataclass, field
@@ -193,6 +194,14 @@ class Unit:
     _reads_by_name: dict[str, list[Read]] | None = field(default=None, repr=False)
     _calls_by_name: dict[str, list[CallSite]] | None = field(default=None, repr=False)
 
+    def reads_between(self, name: str, start: int, end: int) -> list[Read]:
+        """The reads of ``name`` with ``start <= order < end`` (reads are in walk order)."""
+        reads = self.reads_of(name)
+        if len(reads) <= 8:
+            return [r for r in reads if start <= r.order < end]
+        orders = [r.order for r in reads]
+        return reads[bisect.bisect_left(orders, start):bisect.bisect_left(orders, end)]
+
     def reads_of(self, name: str) -> list[Read]:
         """Every read of ``name`` in this unit, in walk order (indexed on first use)."""
         if self._reads_by_name is None:
@@ -229,13 +238,18 @@ class Unit:
     def window(self, name: str, after: int) -> tuple[int, int]:
         """The walk orders between which the binding of ``name`` made after
         ``after`` holds in this unit: from it to the next binding of the name."""
-        bindings = [b for b in self.bindings.get(name, ()) if b.order > after]
-        if not bindings:
+        bindings = self.bindings.get(name, ())
+        # Bindings are in walk order: find the first after ``after`` by bisection.
+        index = bisect.bisect_right([b.order for b in bindings], after) if len(bindings) > 8 else next(
+            (i for i, b in enumerate(bindings) if b.order > after), len(bindings))
+        if index >= len(bindings):
             return after, 1 << 62
-        first = bindings[0]
+        first = bindings[index]
         # The next binding that replaces it; one on the other branch of an if does not.
-        later = [b.order for b in bindings[1:] if not b.excludes(first)]
-        return first.order, (later[0] if later else 1 << 62)
+        for later in bindings[index + 1:]:
+            if not later.excludes(first):
+                return first.order, later.order
+        return first.order, 1 << 62
 
     def bind(self, binding: Binding) -> None:
         self.bindings.setdefault(binding.name, []).append(binding)
