@@ -273,6 +273,9 @@ PER_REPLICA_DATASET_APIS = frozenset(
         "distribute_values_from_function",
     }
 )
+# Dataset methods whose function works on one element (a window, a group):
+# a batch inside it batches that element, not the dataset.
+ELEMENT_FUNCTION_METHODS = frozenset({"flat_map", "interleave", "group_by_window", "window"})
 # Functions handed to these run once per replica.
 REPLICA_RUN_APIS = frozenset({"run", "experimental_run_v2", "call_for_each_replica"})
 

@@ -14,7 +14,6 @@ from mirrorguard.checker.semantic.values import Kind, Value, parameter_origins, 
 # Calls followed by one of these on the same chain batch for speed, not for
 # the global batch: ds.batch(1024).map(vectorize).unbatch().
 _UNBATCHING = frozenset({"unbatch", "rebatch"})
-_ELEMENT_METHODS = frozenset({"flat_map", "interleave", "group_by_window"})
 
 
 @dataclass(frozen=True)
@@ -107,7 +106,7 @@ def judged(site: CallSite, model: SemanticModel) -> bool:
         return False
     if site.unit.name in model.b.estimator_input_fns:
         return False  # an Estimator's input_fn: the Estimator batches per replica itself
-    if site.unit.name in model.b.element_fn_names or site.is_inside(lambda o: o.method in _ELEMENT_METHODS):
+    if site.unit.name in model.b.element_fn_names or site.is_inside(lambda o: o.method in api.ELEMENT_FUNCTION_METHODS):
         return False  # flat_map(lambda w: w.batch(WINDOW)): batches one window, not the dataset
     if site.chained and (_UNBATCHING.intersection(site.chained) or api.BATCH_METHODS.intersection(site.chained)):
         return False

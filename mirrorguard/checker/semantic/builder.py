@@ -59,11 +59,6 @@ CHECKPOINTS = frozenset(
 
 PER_REPLICA_PARAMS = frozenset({"input_context", "input_ctx", "ctx_input"})
 
-
-# Dataset methods whose function works on one element (a window, a group):
-# a batch inside it batches that element, not the dataset.
-_ELEMENT_FUNCTION_METHODS = frozenset({"flat_map", "interleave", "group_by_window", "window"})
-
 # Program entry points called as a statement at module level.
 _ENTRY_NAMES = frozenset({"main", "run", "train"})
 
@@ -800,7 +795,7 @@ class Builder:
             self.strategy_in_play = True
             self._note_strategy(dotted(receiver) or "")
             return
-        if attr in _ELEMENT_FUNCTION_METHODS:
+        if attr in api.ELEMENT_FUNCTION_METHODS:
             for arg in [*site.node.args, *(k.value for k in site.node.keywords)]:
                 if isinstance(arg, ast.Name):
                     self.element_fn_names.add(arg.id)
