@@ -7,23 +7,16 @@ corpus (tests/corpus); these pin one shape each.
 
 from __future__ import annotations
 
-import re
+import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from mirrorguard.checker import check_source
 
-_EXPECT = re.compile(r"#\s*expect:\s*(.*)$")
-
-
-def expectations(source: str) -> set[tuple[int, str]]:
-    found = set()
-    for number, line in enumerate(source.splitlines(), start=1):
-        match = _EXPECT.search(line)
-        if match:
-            found.update((number, code) for code in re.findall(r"MG\d{3}", match.group(1)))
-    return found
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "corpus"))
+from labels import expected_in_source as expectations  # noqa: E402
 
 
 SHAPES = {

@@ -6,7 +6,6 @@ the lines that must be reported, every other line must stay silent.
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -17,16 +16,8 @@ from mirrorguard.checker import check_source
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "redteam"))
 from cases import CASES  # noqa: E402
 
-_EXPECT = re.compile(r"#\s*expect:\s*(.*)$")
-
-
-def expectations(source: str) -> set[tuple[int, str]]:
-    found = set()
-    for number, line in enumerate(source.splitlines(), start=1):
-        match = _EXPECT.search(line)
-        if match:
-            found.update((number, code) for code in re.findall(r"MG\d{3}", match.group(1)))
-    return found
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "corpus"))
+from labels import expected_in_source as expectations  # noqa: E402
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -30,7 +30,12 @@ def _codes_in_comment(comment: str) -> list[str]:
 
 def expected_findings(path) -> set[tuple[int, str]]:
     """Return ``{(line, code), ...}`` declared by ``# expect:`` comments in a .py file."""
-    data = Path(path).read_bytes()
+    return expected_in_source(Path(path).read_bytes())
+
+
+def expected_in_source(source: str | bytes) -> set[tuple[int, str]]:
+    """``{(line, code), ...}`` declared by ``# expect:`` comments in a program's text."""
+    data = source.encode("utf-8") if isinstance(source, str) else source
     found: set[tuple[int, str]] = set()
     for tok in tokenize.tokenize(io.BytesIO(data).readline):
         if tok.type == tokenize.COMMENT:
