@@ -96,5 +96,11 @@ class Plugin:
         # flake8 selects and ignores codes itself.
         settings = replace(settings, select=("MG",), ignore=())
         tree = self.tree if isinstance(self.tree, ast.Module) else None
-        for finding in check_source(text, self.filename, settings, compiled=True, tree=tree):
+        try:
+            findings = check_source(text, self.filename, settings, compiled=True, tree=tree)
+        except Exception as exc:  # a checker bug must not end the user's whole flake8 run
+            sys.stderr.write(f"mirrorguard: internal error on {self.filename}: {type(exc).__name__}: {exc} "
+                             "(please report it; the file's other checks ran)\n")
+            return
+        for finding in findings:
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)

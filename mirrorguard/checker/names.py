@@ -305,7 +305,9 @@ COMPILE_KEYWORDS = frozenset(
 
 # --- variables, layers and tuners ---------------------------------------------
 
-VARIABLE_CONSTRUCTORS = frozenset({"tensorflow.Variable", "tensorflow.compat.v1.Variable", "keras.Variable"})
+VARIABLE_CONSTRUCTORS = frozenset(
+    {"tensorflow.Variable", "keras.Variable", "tensorflow.train.get_or_create_global_step"}
+)
 
 # hub.KerasLayer loads its weights when it is constructed.
 LAYERS_LOADED_ON_CONSTRUCTION = frozenset({"tensorflow_hub.KerasLayer"})

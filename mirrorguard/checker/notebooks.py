@@ -295,7 +295,28 @@ def check_notebook_source_and_imports(
             end_column = finding.end_column + cell.shifts.get(end_line - 1, 0)
         findings.append(replace(finding, line=line, column=column, cell=cell.number,
                                 end_line=end_line, end_column=end_column))
+    findings.extend(_written_scripts(cells, path, settings))
     return sorted(findings, key=lambda f: (f.cell or 0, f.line, f.column, f.code)), imports
+
+
+# ``%%writefile main.py`` (tensorflow/docs' multi-worker tutorials write their
+# training script this way, then run it in other processes).
+_WRITEFILE = re.compile(r"^%%writefile(?:\s+(?:-a|--append))?\s+(?P<name>\S+\.py)\s*$")
+
+
+def _written_scripts(cells: list[str], path: str, settings: Settings) -> list[Finding]:
+    """Findings in the Python files a notebook writes with ``%%writefile``: each
+    is its own module (it runs in another process, not in the notebook's
+    namespace), reported in its cell, a line below the magic."""
+    findings = []
+    for number, text in enumerate(cells, start=1):
+        first, _, body = text.partition("\n")
+        if not first.startswith("%%writefile") or not _WRITEFILE.match(first.strip()):
+            continue
+        for finding in check_source_and_imports(body, path, settings)[0]:
+            end_line = finding.end_line + 1 if finding.end_line is not None else None
+            findings.append(replace(finding, line=finding.line + 1, cell=number, end_line=end_line))
+    return findings
 
 
 def _cell_of(placed: list[Cell], line: int) -> Cell:

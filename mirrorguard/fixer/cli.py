@@ -21,9 +21,10 @@ import sys
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 FIX_SUFFIXES = (".py", ".pyi", ".ipynb")
-# A finding `check` reports through a helper imported from another module:
-# the fixer judges each file alone and cannot move what it does not see.
-CROSS_FILE = ("found through a helper imported from another module, which the fixer does not follow; "
+# A finding `check` reports that the per-file fix does not see (a helper of another module, a cell
+# the notebook writes to a file): the fixer cannot move what it does not see.
+CROSS_FILE = ("not found again when the file is fixed on its own (a helper from another module, or a "
+              "`%%writefile` cell: a file the notebook writes, which the fixer leaves as it is); "
               "move the call into `with strategy.scope():` by hand")
 
 

@@ -163,3 +163,20 @@ def test_default_off_codes_match_the_rules():
     from mirrorguard.checker.rules import ALL_RULES
 
     assert set(DEFAULT_OFF) == {rule.code for rule in ALL_RULES if not rule.default_enabled}
+
+
+def test_a_checker_bug_is_one_line_and_flake8_goes_on(tmp_path):
+    # Force a bug in the checker for this run only, through a sitecustomize on the path.
+    (tmp_path / "sitecustomize.py").write_text(textwrap.dedent("""\
+        import mirrorguard.checker.core as core
+        def broken(*args, **kwargs):
+            raise ZeroDivisionError("simulated")
+        core.analyse_source = broken
+        """))
+    (tmp_path / "train.py").write_text("import tensorflow as tf\nstrategy = tf.distribute.MirroredStrategy()\nx = 1 \n")
+    env = {**__import__("os").environ, "PYTHONPATH": str(tmp_path)}
+    result = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "MG,W291", "train.py"],
+                            capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert "train.py:3:6: W291 trailing whitespace" in result.stdout  # flake8's own checks still ran
+    assert "mirrorguard: internal error on train.py: ZeroDivisionError: simulated" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -18,16 +18,23 @@ _REPLICA_RUN = frozenset({"run", "experimental_run_v2", "call_for_each_replica"}
 _MODEL_WORK = frozenset({mg101.EFFECT.code, mg102.EFFECT.code, mg104.EFFECT.code})
 
 
-def _creates(site: CallSite) -> bool:
-    return any(api.creates_optimizer(q) or api.creates_metric(q) for q in site.qualified)
+def _creates(site: CallSite, model: SemanticModel | None = None) -> bool:
+    if any(api.creates_optimizer(q) or api.creates_metric(q) for q in site.qualified):
+        return True
+    # getattr(tf.keras.optimizers, cfg["name"])(**cfg["args"])
+    func = site.node.func
+    if (model is not None and isinstance(func, ast.Call) and isinstance(func.func, ast.Name)
+            and func.func.id == "getattr" and func.args):
+        return any(q in ("keras.optimizers", "keras.metrics") for q in model.qualify(func.args[0]))
+    return False
 
 
 def creates_optimizer_or_metric(site: CallSite, model: SemanticModel) -> bool:
     """An optimizer or metric object made by this call, not inside ``compile(...)``
     or another optimizer's arguments (those are judged with the outer call)."""
-    if not _creates(site):
+    if not _creates(site, model):
         return False
-    return not site.is_inside(lambda outer: _creates(outer) or mg102.compiles_model(outer, model))
+    return not site.is_inside(lambda outer: _creates(outer, model) or mg102.compiles_model(outer, model))
 
 
 EFFECT = Effect("MG103", creates_optimizer_or_metric)
@@ -102,6 +109,17 @@ def _used(unit: Unit, targets, after: int, model: SemanticModel, seen: set) -> b
     return False
 
 
+def _helper_hands_it_on(site: CallSite, model: SemanticModel) -> bool:
+    """``trainer.configure_optimizers()`` whose method stores ``self.optimizer = Adam()``:
+    what the helper makes outside any scope of its own is used with the strategy."""
+    for target in model.callees(site):
+        if isinstance(target, Unit):
+            for inner in target.calls:
+                if not inner.in_scope and model.has_effect(inner, EFFECT.code) and used_with_strategy(inner, model):
+                    return True
+    return False
+
+
 def _runs_replicas(site: CallSite, model: SemanticModel) -> bool:
     func = site.node.func
     return site.method in _REPLICA_RUN and isinstance(func, ast.Attribute) and model.is_strategy(func.value)
@@ -136,7 +154,7 @@ def check(context: Context) -> Iterator[Report]:
         site = exposure.site
         if exposure.via and exposure.codes & _MODEL_WORK:
             continue
-        if not used_with_strategy(site, model):
+        if not (used_with_strategy(site, model) or (exposure.via and _helper_hands_it_on(site, model))):
             continue
         if exposure.via:
             what, kind = f"`{exposure.via}()`", "an optimizer or metric"

@@ -21,25 +21,29 @@ def creates_variable(site: CallSite, model: SemanticModel) -> bool:
 EFFECT = Effect("MG105", creates_variable)
 
 
-def _variable_used_by_strategy(site: CallSite, model: SemanticModel) -> bool:
-    """Read in a replica function, handed to ``strategy.run(args=...)``, or
-    tracked by a checkpoint."""
-    if site.is_inside(lambda outer: any(q in _TRACKERS for q in outer.qualified)):
-        return True  # tf.train.Checkpoint(step=tf.Variable(1), net=net)
+_REPLICAS_USE = "the replicas use: each replica updates the one plain variable"
+_CHECKPOINT_TRACKS = "the strategy's checkpoint tracks beside its mirrored variables: it is not mirrored itself"
+
+
+def _how_strategy_uses(site: CallSite, model: SemanticModel) -> str | None:
+    """How the variable the call makes reaches the strategy: read in a replica
+    function or handed to ``strategy.run(args=...)``, or tracked by a checkpoint;
+    None when it does not."""
+    tracked = site.is_inside(lambda outer: any(q in _TRACKERS for q in outer.qualified))
     unit = site.binding_unit
     for target in site.targets:
         for other in model.units_seeing(unit, target):
             if model.is_replica_function(other) and target in other.refs:
-                return True
+                return _REPLICAS_USE
             for call in other.calls:
                 if target not in call.arg_refs:
                     continue
                 if any(q in _TRACKERS for q in call.qualified):
-                    return True
+                    tracked = True
                 func = call.node.func
                 if call.method in _REPLICA_RUN and isinstance(func, ast.Attribute) and model.is_strategy(func.value):
-                    return True
-    return False
+                    return _REPLICAS_USE
+    return _CHECKPOINT_TRACKS if tracked else None
 
 
 def _layer_made_outside(site: CallSite, model: SemanticModel) -> bool:
@@ -126,13 +130,12 @@ def check(context: Context) -> Iterator[Report]:
     scope = context.scope
     for exposure in model.unscoped(EFFECT.code):
         site = exposure.site
-        if not _variable_used_by_strategy(site, model):
+        how = _how_strategy_uses(site, model)
+        if how is None:
             continue
         what = f"`{exposure.via}()`" if exposure.via else f"`{context.callee(site.node)}`"
-        yield Report(site.node, (
-            f"{what} creates a variable outside `{scope}` that the replicas use: each replica updates "
-            f"the one plain variable; create it inside `with {scope}:`"
-        ))
+        yield Report(site.node, f"{what} creates a variable outside `{scope}` that {how}; "
+                                f"create it inside `with {scope}:`")
     reported: set[int] = set()
     for site in [*_layers(context), *_functional_graph_layers(context)]:
         if id(site) in reported:

@@ -45,6 +45,16 @@ def _hypermodel_enters_scope(site: CallSite, model: SemanticModel) -> bool:
     return function is not None and function.owns_strategy
 
 
+def _subclass_passes_strategy(site: CallSite, model: SemanticModel, own: set[str]) -> bool:
+    """``DistributedHyperband(build, strategy)`` whose ``__init__`` hands
+    ``distribution_strategy=`` to the tuner it extends."""
+    func = site.node.func
+    if not (isinstance(func, ast.Name) and func.id in own):
+        return False
+    init = model.method(func.id, "__init__")
+    return init is not None and any(call.keyword("distribution_strategy") is not None for call in init.calls)
+
+
 def check(context: Context) -> Iterator[Report]:
     model = context.model
     own = _tuner_classes(model)
@@ -57,7 +67,7 @@ def check(context: Context) -> Iterator[Report]:
                 continue
             if site.keyword("distribution_strategy") is not None or any(k.arg is None for k in site.node.keywords):
                 continue
-            if _hypermodel_enters_scope(site, model):
+            if _hypermodel_enters_scope(site, model) or _subclass_passes_strategy(site, model, own):
                 continue
             yield Report(site.node, (
                 f"`{context.callee(site.node)}` builds every trial's model outside any strategy scope; "

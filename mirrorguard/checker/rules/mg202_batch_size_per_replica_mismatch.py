@@ -80,7 +80,7 @@ def _mismatch(site: CallSite, found: mg201.BatchSize, context: Context) -> str |
             return None
         if _reads([expression], _SAYS_PER_REPLICA) or _divides_by_replicas(behind):
             return None
-        if _reads(behind, attribute="num_replicas_in_sync") or _reads([expression], _SAYS_GLOBAL):
+        if _reads(behind, attribute="num_replicas_in_sync") or _reads(behind, _SAYS_GLOBAL):
             ctx = _input_context_name(site.unit)
             return (f"`{size}` is the global batch size, but this input function runs once per input "
                     f"pipeline and each replica takes what it batches; batch with "

@@ -7,6 +7,7 @@ from typing import Iterator
 
 from mirrorguard.checker.rules.base import Case, Context, Report, Rule
 from mirrorguard.checker.semantic import CallSite, SemanticModel, Unit, walk
+from mirrorguard.checker.semantic.units import BindingKind
 
 # A plain mean over the examples a replica sees.
 _MEANS = frozenset(
@@ -16,6 +17,8 @@ _MEANS = frozenset(
     }
 )
 _MAX_DEPTH = 6
+# Methods that hand their argument back, rescaled: the loss is still that loss.
+_PASS_THROUGH = frozenset({"get_scaled_loss", "scale_loss"})
 
 
 def _is_mean(node: ast.AST, model: SemanticModel) -> bool:
@@ -49,14 +52,27 @@ def _plain_means(node: ast.AST, unit: Unit, model: SemanticModel, before: int, d
         yield from _plain_means(node.left, unit, model, before, depth + 1)
     elif isinstance(node, ast.Name):
         bindings = [b for b in unit.bindings.get(node.id, ()) if b.order < before]
+        # loss = tf.reduce_mean(...); loss += tf.nn.scale_regularization_loss(...): the mean counts,
+        # unless an augmented step divides by the replicas (loss /= strategy.num_replicas_in_sync).
+        while len(bindings) > 1 and bindings[-1].kind is BindingKind.AUGMENTED:
+            if bindings[-1].value is not None and _scaled_by_replicas(bindings[-1].value):
+                return
+            bindings.pop()
         if bindings and bindings[-1].value is not None:
-            yield from _plain_means(bindings[-1].value, unit, model, bindings[-1].order, depth + 1)
+            binding = bindings[-1]
+            expression, home = _element(binding, unit, model)
+            yield from _plain_means(expression, home, model, binding.order if home is unit else 1 << 62, depth + 1)
         elif not bindings:
             # optimizer.minimize(loss_fn, var_list): the loss is what loss_fn returns.
             function = model.function(node.id, unit)
             for returned in _returns(function) if function is not None else ():
                 yield from _plain_means(returned, function, model, 1 << 62, depth + 1)
-    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+    elif isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in _PASS_THROUGH and node.args:
+            # optimizer.get_scaled_loss(loss): the same loss, scaled for mixed precision
+            yield from _plain_means(node.args[0], unit, model, before, depth + 1)
+            return
         site = next((s for s in unit.calls if s.node is node), None)
         for target in model.callees(site) if site is not None else ():
             if isinstance(target, Unit):
@@ -65,6 +81,10 @@ def _plain_means(node: ast.AST, unit: Unit, model: SemanticModel, before: int, d
 
 
 def _returns(unit: Unit) -> Iterator[ast.expr]:
+    """What the unit returns: a lambda's body, or a function's ``return`` values."""
+    if isinstance(unit.node, ast.Lambda):
+        yield unit.node.body
+        return
     pending = list(getattr(unit.node, "body", ()))
     while pending:
         node = pending.pop()
@@ -74,10 +94,48 @@ def _returns(unit: Unit) -> Iterator[ast.expr]:
             pending.extend(ast.iter_child_nodes(node))
 
 
+def _element(binding, unit: Unit, model: SemanticModel) -> tuple[ast.expr, Unit]:
+    """What a name is bound to, and in which unit: for ``total, logs = compute_loss(...)``
+    the returned tuple's element for this name, in the helper."""
+    if binding.index is None:
+        return binding.value, unit
+    value = binding.value
+    if isinstance(value, ast.Call):
+        site = next((s for s in unit.calls if s.node is value), None)
+        for target in model.callees(site) if site is not None else ():
+            if isinstance(target, Unit):
+                for returned in _returns(target):
+                    if isinstance(returned, ast.Tuple) and binding.index < len(returned.elts):
+                        return returned.elts[binding.index], target
+    if isinstance(value, ast.Tuple) and binding.index < len(value.elts):
+        return value.elts[binding.index], unit
+    return ast.Constant(None), unit
+
+
+def _differentiates_variables(site: CallSite) -> bool:
+    """``tape.gradient(loss, model.trainable_variables)``, not ``tape.gradient(loss, images)``
+    (an input gradient, as FGSM takes: nothing is summed across replicas)."""
+    sources = site.node.args[1] if len(site.node.args) > 1 else getattr(site.keyword("sources"), "value", None)
+    if sources is None:
+        return True
+    watched = {
+        arg.id for other in site.unit.calls if other.method == "watch" for arg in other.node.args
+        if isinstance(arg, ast.Name)
+    }
+    names = {n.id for n in walk(sources) if isinstance(n, ast.Name)}
+    return not (names and names <= (site.unit.params | watched) and not any(
+        isinstance(n, ast.Attribute) for n in walk(sources)))
+
+
 def differentiated_loss(site: CallSite) -> ast.expr | None:
     """The loss in ``tape.gradient(loss, ...)`` or ``optimizer.minimize(loss, ...)``."""
-    if site.method == "gradient" and site.node.args:
-        return site.node.args[0]
+    if site.method == "gradient":
+        if not _differentiates_variables(site):
+            return None
+        if site.node.args:
+            return site.node.args[0]
+        keyword = site.keyword("target")
+        return keyword.value if keyword is not None else None
     if site.method == "minimize":
         if site.node.args:
             return site.node.args[0]

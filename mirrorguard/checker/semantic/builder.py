@@ -66,6 +66,16 @@ _LEAVES = (ast.Constant, ast.Import, ast.ImportFrom, ast.Pass, ast.Break, ast.Co
            ast.Global, ast.Nonlocal, ast.expr_context)
 
 
+def _unpacked_positions(targets: list[ast.expr]) -> dict[str, int]:
+    """``total, logs = ...``: each plain name's position in a one-level target tuple."""
+    if len(targets) != 1 or not isinstance(targets[0], (ast.Tuple, ast.List)):
+        return {}
+    elements = targets[0].elts
+    if any(isinstance(e, ast.Starred) for e in elements):
+        return {}
+    return {e.id: i for i, e in enumerate(elements) if isinstance(e, ast.Name)}
+
+
 class Builder:
     """Fills units, bindings, references and call sites in one walk."""
 
@@ -496,9 +506,9 @@ class Builder:
 
     # --- bindings ------------------------------------------------------------------------
 
-    def _bind(self, name: str, kind: BindingKind, value: ast.expr | None = None) -> None:
+    def _bind(self, name: str, kind: BindingKind, value: ast.expr | None = None, index: int | None = None) -> None:
         self.order += 1
-        self.unit.bind(Binding(name, kind, self.order, value, tuple(self._branches)))
+        self.unit.bind(Binding(name, kind, self.order, value, tuple(self._branches), index))
 
     def _assign_statement(self, node: ast.Assign) -> None:
         if len(node.targets) == 1 and self._assign_pairwise(node.targets[0], node.value):
@@ -562,8 +572,11 @@ class Builder:
             self.functions.setdefault(targets[0], []).append(self._lambda_units[id(value)])
         for target in target_nodes:
             self.visit(target)  # self.x = ...: the subscripts and receivers it reads
+        unpacked = _unpacked_positions(target_nodes)
         for name in targets:
-            self._bind(name, BindingKind.ASSIGNMENT if simple else BindingKind.OTHER, value if simple else None)
+            index = unpacked.get(name)
+            self._bind(name, BindingKind.ASSIGNMENT if simple else BindingKind.OTHER,
+                       value if simple or index is not None else None, index)
             if self.classes and "." not in name:
                 # class CFG: batch_size = 32 -- read as CFG.batch_size
                 self._bind(f"{self.classes[-1]}.{name}", BindingKind.ASSIGNMENT if simple else BindingKind.OTHER,
@@ -588,6 +601,11 @@ class Builder:
             return
         if isinstance(value, ast.Call):
             qualified = self.qualify(value.func)
+            if isinstance(value.func, ast.Name) and value.func.id == "getattr" and value.args:
+                # optimizer_cls = getattr(tf.keras.optimizers, name): some class of that module
+                for module, base in (("keras.optimizers", "Optimizer"), ("keras.metrics", "Metric")):
+                    if module in self.qualify(value.args[0]) and "." not in target:
+                        self.aliases[target] = (f"{module}.{base}",)
             if last_identifier(value.func) in self.extra_strategy_names:
                 # The user's own strategy factory (configured): as good as a constructor.
                 self.strategy_vars.add(target)
@@ -805,12 +823,18 @@ class Builder:
                 if name:
                     self.per_replica_fn_names.add(name.rsplit(".", 1)[-1])
             return
-        if attr in api.REPLICA_RUN_APIS and self.is_strategy(receiver):
+        if attr in api.REPLICA_RUN_APIS and (
+            self.is_strategy(receiver)
+            or (isinstance(receiver, ast.Attribute) and receiver.attr == "extended"
+                and self.is_strategy(receiver.value))  # strategy.extended.call_for_each_replica
+        ):
             function = site.node.args[0] if site.node.args else getattr(site.keyword("fn"), "value", None)
             if isinstance(function, ast.Call) and function.args and any(
                 q in ("functools.partial", "tensorflow.function") for q in self.qualify(function.func)
             ):
                 function = function.args[0]  # strategy.run(tf.function(step)), run(partial(step, model=m))
+            if isinstance(function, ast.Lambda) and isinstance(function.body, ast.Call):
+                function = function.body.func  # strategy.run(lambda b: train_step(b, model), ...)
             if function is not None:
                 name = dotted(function)
                 if name:

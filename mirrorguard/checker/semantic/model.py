@@ -509,13 +509,18 @@ class SemanticModel:
         return names
 
     def runs_per_replica(self, site: CallSite) -> bool:
-        """Inside a dataset function that ``distribute_datasets_from_function`` runs per pipeline."""
-        if site.per_replica:
-            return True
-        unit: Unit | None = site.unit
+        """Inside a dataset function that ``distribute_datasets_from_function`` runs per
+        pipeline, or in a helper that only such functions call."""
+        return site.per_replica or self._unit_per_replica(site.unit, set())
+
+    def _unit_per_replica(self, unit: Unit | None, seen: set[int]) -> bool:
         while unit is not None and not unit.is_module:
             if unit.per_replica or unit.name in self.b.per_replica_fn_names:
                 return True
+            if id(unit) not in seen and unit.callers:
+                seen.add(id(unit))
+                if all(site.per_replica or self._unit_per_replica(site.unit, seen) for site in unit.callers):
+                    return True
             unit = unit.parent
         return False
 

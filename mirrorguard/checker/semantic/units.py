@@ -60,6 +60,8 @@ class Binding:
     value: ast.expr | None = None  # the expression bound, when it is one expression
     # The if/else branches it sits in: ((id of the if, 0 for body or 1 for else), ...).
     branches: tuple[tuple[int, int], ...] = ()
+    # a, b = value: the position of this name in the target tuple (value is the whole right side).
+    index: int | None = None
 
     def excludes(self, other: Binding) -> bool:
         """Are the two bindings on different branches of one ``if`` (never both run)?"""

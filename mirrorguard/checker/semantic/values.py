@@ -94,10 +94,31 @@ def _attribute_value(node: ast.Attribute, unit: Unit, model: SemanticModel, dept
         owners = [u for u in model.units if u.class_name == unit.class_name]
     else:
         owners = [model.module]
+        instance_of = model.b.instances.get(node.value.id)  # type: ignore[union-attr]
+        if instance_of is not None and not any(key in u.bindings for u in owners):
+            # cfg = TrainConfig(); cfg.batch_size: what the call passes, else the class's default
+            return _field_value(instance_of, node.attr, node.value.id, model, depth)  # type: ignore[union-attr]
     bindings = [(owner, b) for owner in owners for b in owner.bindings.get(key, ())]
     if not bindings:
         return UNKNOWN
     return _merge([(b, owner) for owner, b in bindings], model, depth)
+
+
+def _field_value(class_name: str, field_name: str, instance: str, model: SemanticModel, depth: int) -> Value:
+    calls = [
+        site for unit in model.units for site in unit.calls
+        if instance in site.targets and isinstance(site.node.func, ast.Name) and site.node.func.id == class_name
+    ]
+    if len(calls) != 1:
+        return UNKNOWN
+    (site,) = calls
+    keyword = site.keyword(field_name)
+    if keyword is not None:
+        return value_of(keyword.value, site.unit, model, depth + 1)
+    if site.node.args or any(k.arg is None for k in site.node.keywords):
+        return UNKNOWN  # positional or **kwargs: which field gets what is not read here
+    bindings = model.module.bindings.get(f"{class_name}.{field_name}", ())
+    return _merge([(b, model.module) for b in bindings], model, depth) if bindings else UNKNOWN
 
 
 def _name_value(name: str, unit: Unit, model: SemanticModel, depth: int, order: int | None) -> Value:

@@ -13,8 +13,8 @@ global_batch_size = per_worker_batch_size * num_workers
 num_epochs, num_steps_per_epoch = 3, 70
 
 strategy = tf.distribute.MultiWorkerMirroredStrategy()
-epoch = tf.Variable(initial_value=tf.constant(0, dtype=tf.dtypes.int64), name="epoch")
-step_in_epoch = tf.Variable(initial_value=tf.constant(0, dtype=tf.dtypes.int64), name="step_in_epoch")
+epoch = tf.Variable(initial_value=tf.constant(0, dtype=tf.dtypes.int64), name="epoch")  # expect: MG105
+step_in_epoch = tf.Variable(initial_value=tf.constant(0, dtype=tf.dtypes.int64), name="step_in_epoch")  # expect: MG105
 
 with strategy.scope():
     multi_worker_model = tf.keras.Sequential([tf.keras.layers.Flatten(), tf.keras.layers.Dense(10)])

@@ -6,7 +6,7 @@ strategy = tf.distribute.MirroredStrategy()
 GLOBAL_BATCH = 64 * strategy.num_replicas_in_sync
 EPOCHS = 10
 
-epoch = tf.Variable(0, trainable=False, dtype=tf.int64, name="epoch")
+epoch = tf.Variable(0, trainable=False, dtype=tf.int64, name="epoch")  # expect: MG105
 progress = tf.train.Checkpoint(epoch=epoch)
 progress_manager = tf.train.CheckpointManager(progress, "/mnt/disk/progress", max_to_keep=1)
 progress.restore(progress_manager.latest_checkpoint)

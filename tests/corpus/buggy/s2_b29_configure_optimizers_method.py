@@ -12,7 +12,7 @@ class LitRegressor:
         self.optimizer = None
 
     def configure_optimizers(self, lr=1e-3):
-        self.optimizer = tf.keras.optimizers.Adam(lr)  # expect: MG103
+        self.optimizer = tf.keras.optimizers.Adam(lr)
 
     def training_step(self, x, y, global_batch_size):
         with tf.GradientTape() as tape:
@@ -31,7 +31,7 @@ class LitRegressor:
 strategy = tf.distribute.MirroredStrategy()
 gbs = 128 * strategy.num_replicas_in_sync
 module = LitRegressor(strategy)
-module.configure_optimizers(lr=3e-4)
+module.configure_optimizers(lr=3e-4)  # expect: MG103
 x = tf.random.normal([2048, 8])
 y = tf.reduce_sum(x, axis=1, keepdims=True)
 for xb, yb in strategy.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices((x, y)).batch(gbs)):
