@@ -47,7 +47,8 @@ def batch_size_of(site: CallSite, model: SemanticModel) -> BatchSize | None:
         return _argument(site, api.HF_BATCH_METHODS[method])
     if method in api.BATCH_SIZE_POSITION:
         found = _argument(site, api.BATCH_SIZE_POSITION[method])
-        if found is None and _arrays_with_default_batch(site, model):
+        # fit's default batch is the global batch of training; evaluate's only measures.
+        if found is None and method == "fit" and _arrays_with_default_batch(site, model):
             return BatchSize(site.node.func, None)
         return found
     return None
@@ -295,13 +296,26 @@ RULE = Rule(
     docs="""
     ## What it does
     In a file with a strategy in play, flags a literal or constant global batch
-    size (`Dataset.batch(N)`, `padded_batch(N)`, `fit(..., batch_size=N)`,
-    `evaluate(..., batch_size=N)`, `image_dataset_from_directory(...,
-    batch_size=N)`) that is not derived from `num_replicas_in_sync`. Sizes that
-    come from arguments or configuration are not judged, nor per-replica
-    batches inside a `dataset_fn(input_context)` given to
-    `distribute_datasets_from_function`. A `OneDeviceStrategy` counts too:
-    the size stays unscaled when the code moves to more replicas.
+    size that is not derived from `num_replicas_in_sync`: `Dataset.batch(N)`,
+    `padded_batch`, `ragged_batch`, `dense_to_ragged_batch(N)`,
+    `bucket_by_sequence_length(..., bucket_batch_sizes=[...])`,
+    `fit(..., batch_size=N)`, `evaluate(..., batch_size=N)`,
+    `image_dataset_from_directory(..., batch_size=N)` (and the text, audio and
+    time-series ones), Hugging Face `prepare_tf_dataset`/`to_tf_dataset(batch_size=N)`,
+    and `fit(x, y)` on arrays with no `batch_size` (Keras batches by 32).
+    Constants are followed through names, attributes (`self.batch_size = 64`,
+    a config class's field) and the literal arguments or defaults that reach a
+    batching helper's parameter (reported where the literal is written, a
+    default at the batch). A `OneDeviceStrategy` counts too: the size stays
+    unscaled when the code moves to more replicas.
+
+    Not judged: per-replica batches inside an input function given to
+    `distribute_datasets_from_function` (see MG202); a batch whose dataset never
+    reaches the strategy (it only feeds a layer's `adapt()`, a host-side loop,
+    `next(iter(...))` or `Session.run`, is batched again or unbatched later, is
+    re-bound before use, or batches one window inside `flat_map`); an Estimator's
+    `input_fn`; the batches of a copy kept out of the strategy on purpose; the
+    no-strategy branch of `if strategy: ... else: ...`.
 
     ## Why is this bad?
     The batch you give tf.distribute is the *global* batch: it is split across
