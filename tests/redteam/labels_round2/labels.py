@@ -57,7 +57,8 @@ LABELS = {
     'tensorflow+examples__tensorflow_examples__lite__model_maker__core__task__model_spec__object_detector_spec.py': [],
     'tensorflow+examples__tensorflow_examples__lite__model_maker__core__task__model_spec__text_spec.py': [],
     'tensorflow+examples__tensorflow_examples__lite__model_maker__core__task__object_detector.py': [],
-    'tensorflow+examples__tensorflow_examples__lite__model_maker__third_party__efficientdet__backbone__train_backbone.py': [],
+    ('tensorflow+examples__tensorflow_examples__lite__model_maker__third_party__efficientdet__backbone__'
+     'train_backbone.py'): [],
     'tensorflow+examples__tensorflow_examples__lite__model_maker__third_party__efficientdet__keras__eval.py': [],
     'tensorflow+examples__tensorflow_examples__lite__model_maker__third_party__efficientdet__keras__train.py': [],
     'tensorflow+examples__tensorflow_examples__lite__model_maker__third_party__efficientdet__keras__train_lib.py': [],
