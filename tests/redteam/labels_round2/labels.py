@@ -145,4 +145,15 @@ LABELS = {
         # c7:1 cpumodel = create_model() outside and compiled: a deliberate unreplicated copy beside tpumodel,
         # never trained or handed on, only inspected with _get_distribution_strategy(): not labelled (judgement 25).
     ],
+    # --- third batch, labelled before the checker ran on it: sayakpaul's Kaggle/Colab TPU notebooks and trainer
+    'sayakpaul+FunMatch-Distillation__funmatch_distillation.ipynb': [],
+    'sayakpaul+FunMatch-Distillation__train_bit.ipynb': [
+        ((10, 8), 'MG103', 'SGD optimizer made outside the scope, passed to compile inside it (c11:6)'),
+    ],
+    'sayakpaul+FunMatch-Distillation__train_bit_keras_tuner.ipynb': [],
+    'sayakpaul+Sharpness-Aware-Minimization-TensorFlow__SAM.ipynb': [
+        ((10, 3), 'MG102', 'SAMModel built in the scope (c10:2), compile after the with block'),
+        ((13, 4), 'MG102', 'baseline model built in the scope (c13:2), compile after the with block'),
+    ],
+    'sayakpaul+CI-CD-for-Model-Training__build__penguin_trainer.py': [],
 }
