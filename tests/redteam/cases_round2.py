@@ -85,9 +85,10 @@ print("not replicated:", cpumodel.distribute_strategy)
 builds and compiles inside `with strategy.scope():`, then fits arrays with `batch_size=512`. A name the file
 enters `.scope()` of is a strategy in play, and the checker agrees when the same name is undefined, bound
 by `strategy = tpu_setup.strategy`, `from ... import strategy as s; strategy = s` or `get_strategy()`;
-only the plain `from X import strategy` binding turns every rule off (moving `compile` after the block is
-not reported either). `from kaggle_runner.utils.tpu import strategy` has 4 more hits in the code index
-(pennz/kaggle_runner kernels)."""
+and even when it comes from `from tpu_setup import *`; only the plain `from X import strategy` binding turns
+every rule off (a model built before the block, or `compile` moved after it, is not reported either).
+`from kaggle_runner.utils.tpu import strategy` has 4 more hits in the code index (pennz/kaggle_runner
+kernels)."""
 import numpy as np
 import tensorflow as tf
 from tpu_setup import strategy
