@@ -86,7 +86,8 @@ builds and compiles inside `with strategy.scope():`, then fits arrays with `batc
 enters `.scope()` of is a strategy in play, and the checker agrees when the same name is undefined, bound
 by `strategy = tpu_setup.strategy`, `from ... import strategy as s; strategy = s` or `get_strategy()`;
 and even when it comes from `from tpu_setup import *`; only the plain `from X import strategy` binding turns
-every rule off (a model built before the block, or `compile` moved after it, is not reported either).
+every rule off (a model built before the block, or `compile` moved after it, is not reported either), also
+with cross-file analysis and a `tpu_setup.py` that builds the MirroredStrategy beside it.
 `from kaggle_runner.utils.tpu import strategy` has 4 more hits in the code index (pennz/kaggle_runner
 kernels)."""
 import numpy as np
