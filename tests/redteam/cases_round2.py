@@ -52,6 +52,49 @@ def main():
 if __name__ == "__main__":
     main()
 ''',
+    'fp_mean_of_already_reduced_loss': '''\
+"""False alarm, MG301 (new in 597e110: not reported at 4368802). From google-research/simclr
+colabs/intriguing_properties/randbits_mnist.ipynb (code cell 3): `get_contrastive_loss` adds two
+`get_cls_loss` values, each already one number, and returns `tf.reduce_mean(loss), sim`. The mean of a
+scalar is the scalar: the per-replica averaging, if any, happened in `get_cls_loss` (the colab's real
+MG301 is there, at c3:7, and is found). Here `get_cls_loss` already uses `tf.nn.compute_average_loss`, so
+the file is correct and the outer mean is still reported, with advice (`compute_average_loss(per_example_loss)`)
+that cannot apply to a scalar; a user who fixes c3:7 keeps the warning. The exact line has 2 hits in the
+code index; a mean over an already-reduced total (`total_loss = tf.reduce_mean(total_loss)` after summing
+reduced terms) is a common idiom among that spelling's 10+ hits."""
+import tensorflow as tf
+
+GLOBAL_BATCH = 64
+strategy = tf.distribute.MirroredStrategy()
+with strategy.scope():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(8)])
+    optimizer = tf.keras.optimizers.Adam()
+cls_loss_object = tf.keras.losses.CategoricalCrossentropy(from_logits=True, reduction="none")
+
+
+def get_cls_loss(labels, outputs):
+    return tf.nn.compute_average_loss(cls_loss_object(labels, outputs), global_batch_size=GLOBAL_BATCH)
+
+
+def get_contrastive_loss(z1, z2):
+    sim = tf.matmul(tf.math.l2_normalize(z1, -1), tf.math.l2_normalize(z2, -1), transpose_b=True)
+    labels = tf.eye(tf.shape(z1)[0])
+    loss = get_cls_loss(labels, sim) + get_cls_loss(labels, tf.transpose(sim))
+    return tf.reduce_mean(loss), sim
+
+
+def step_fn(inputs):
+    images_a, images_b = inputs
+    with tf.GradientTape() as tape:
+        contrastive_loss, _ = get_contrastive_loss(model(images_a, training=True), model(images_b, training=True))
+    grads = tape.gradient(contrastive_loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+
+
+@tf.function
+def train_step(batch):
+    strategy.run(step_fn, args=(batch,))
+''',
     'fp_unreplicated_copy_inspected_by_attribute': '''\
 """False alarm (judgement call), MG101 and MG102. From jraman/ml-tryouts tensorflow/tutorial/tpu.ipynb
 (code cells 5-8): a Colab TPU tutorial builds the model twice with its factory, once in the scope and once
