@@ -3,9 +3,10 @@
 Run from the root of the checkout whose checker you want to test (`python -m`
 imports `mirrorguard` from the current folder first)::
 
-    PYTHONPATH=$PWD python tests/redteam/check_cases.py
+    PYTHONPATH=$PWD python tests/redteam/check_cases.py [cases_round2]
 
-Each case in cases.py is written to a temporary folder and checked on its own
+Each case in cases.py (or in the module named on the command line, such as
+cases_round2) is written to a temporary folder and checked on its own
 (`--select ALL --no-cross-file`, as tests/checker/test_corpus.py does). Prints
 one line per case: `ok`, or what is missing and what is unexpected. The exit
 status is the number of cases that disagree, so it can gate a CI job once the
@@ -14,6 +15,7 @@ lead adopts the cases into the rule tests.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -24,8 +26,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "corpus"))
-from cases import CASES  # noqa: E402
 from labels import expected_findings  # noqa: E402
+
+CASES = importlib.import_module(sys.argv[1] if len(sys.argv) > 1 else "cases").CASES
 
 
 def main() -> int:
