@@ -1,6 +1,6 @@
 """The red team's minimal reproductions of real public files the checker once got wrong.
 
-Each case in tests/redteam/cases.py names the real file it came from; ``# expect:`` marks
+Each case in tests/redteam/cases.py and cases_round2.py names the real file it came from; ``# expect:`` marks
 the lines that must be reported, every other line must stay silent.
 """
 
@@ -14,10 +14,14 @@ import pytest
 from mirrorguard.checker import check_source
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "redteam"))
-from cases import CASES  # noqa: E402
+from cases import CASES as ROUND_ONE  # noqa: E402
+from cases_round2 import CASES as ROUND_TWO  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "corpus"))
 from labels import expected_in_source as expectations  # noqa: E402
+
+
+CASES = {**ROUND_ONE, **{f"round2_{name}": source for name, source in ROUND_TWO.items()}}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -118,8 +118,10 @@ with strategy.scope():
     tpumodel.compile(optimizer="adam", loss="mse")
 print("replicated:", tpumodel.distribute_strategy)
 
-cpumodel = create_model()
-cpumodel.compile(optimizer="adam", loss="mse")
+# Lead's call: reading an attribute is no sign the copy is kept out on purpose
+# (the exemption takes evaluate/predict/export only); `# noqa: MG101` says so.
+cpumodel = create_model()  # expect: MG101
+cpumodel.compile(optimizer="adam", loss="mse")  # expect: MG102
 print("not replicated:", cpumodel.distribute_strategy)
 ''',
     'fn_strategy_imported_by_name': '''\

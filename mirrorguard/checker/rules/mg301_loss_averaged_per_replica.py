@@ -43,7 +43,8 @@ def _plain_means(node: ast.AST, unit: Unit, model: SemanticModel, before: int, d
     if depth > _MAX_DEPTH or _scaled_by_replicas(node):
         return
     if _is_mean(node, model):
-        yield node  # type: ignore[misc]
+        if not _of_a_reduced_value(node, unit, before, model):  # type: ignore[arg-type]
+            yield node  # type: ignore[misc]
     elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
         # a sum of terms, or a weighted mean (LAMBDA * tf.reduce_mean(...)): still per replica
         yield from _plain_means(node.left, unit, model, before, depth + 1)
@@ -78,6 +79,42 @@ def _plain_means(node: ast.AST, unit: Unit, model: SemanticModel, before: int, d
             if isinstance(target, Unit):
                 for returned in _returns(target):
                     yield from _plain_means(returned, target, model, 1 << 62, depth + 1)
+
+
+_REDUCTIONS = frozenset({"compute_average_loss", "reduce_sum", "reduce_mean", "scale_regularization_loss"})
+
+
+def _of_a_reduced_value(mean: ast.Call, unit: Unit, before: int, model: SemanticModel) -> bool:
+    """``tf.reduce_mean(loss)`` where ``loss`` is already one number
+    (``tf.nn.compute_average_loss(...)``, a sum or mean over everything, or a
+    sum of such): no per-example mean is taken."""
+    if len(mean.args) != 1 or mean.keywords:
+        return False
+    return _reduced(mean.args[0], unit, before, model, 0)
+
+
+def _reduced(node: ast.AST, unit: Unit, before: int, model: SemanticModel, depth: int) -> bool:
+    if depth > _MAX_DEPTH:
+        return False
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.BinOp):
+        return (_reduced(node.left, unit, before, model, depth + 1)
+                and _reduced(node.right, unit, before, model, depth + 1))
+    if isinstance(node, ast.Name):
+        bindings = [b for b in unit.bindings.get(node.id, ()) if b.order < before and b.value is not None]
+        return bool(bindings) and _reduced(bindings[-1].value, unit, bindings[-1].order, model, depth + 1)
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr in _REDUCTIONS:
+        return len(node.args) <= 1 and not any(k.arg in ("axis", "keepdims") for k in node.keywords)
+    site = next((s for s in unit.calls if s.node is node), None)
+    targets = [t for t in model.callees(site) if isinstance(t, Unit)] if site is not None else []
+    return bool(targets) and all(
+        _reduced(returned, target, 1 << 62, model, depth + 1)
+        for target in targets for returned in _returns(target)
+    )
 
 
 def _returns(unit: Unit) -> Iterator[ast.expr]:

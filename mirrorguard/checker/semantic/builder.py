@@ -59,6 +59,9 @@ CHECKPOINTS = frozenset(
 
 PER_REPLICA_PARAMS = frozenset({"input_context", "input_ctx", "ctx_input"})
 
+# Methods that put their arguments into a container.
+_FILLING_METHODS = frozenset({"update", "append", "extend", "add", "insert", "setdefault"})
+
 # Program entry points called as a statement at module level.
 _ENTRY_NAMES = frozenset({"main", "run", "train"})
 
@@ -227,7 +230,7 @@ class Builder:
         if isinstance(node, ast.Name):
             name = node.id
             return (name in self.strategy_vars or name in self.extra_strategy_names
-                    or (api.says_strategy(name) and name not in self.imports)
+                    or api.says_strategy(name)
                     or (name in self.unit.params and name in self._strategy_params().get(self.unit.name, ())))
         if isinstance(node, ast.Attribute):
             name = dotted(node)
@@ -564,8 +567,11 @@ class Builder:
             self._bind(name, BindingKind.WALRUS, node.value)
 
     def _assign(self, targets: list[str], value: ast.expr, simple: bool, target_nodes: list[ast.expr]) -> None:
+        # metrics["auc"] = AUC(): held by the container it is stored in
+        holders = tuple(targets) or tuple(
+            t.value.id for t in target_nodes if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name))
         for call in held_calls(value):
-            self._targets_of[id(call)] = tuple(targets)
+            self._targets_of[id(call)] = holders
         self.visit(value)
         if isinstance(value, ast.Lambda) and len(targets) == 1 and id(value) in self._lambda_units:
             # build = lambda: keras.Sequential(...): a factory like any def
@@ -623,7 +629,10 @@ class Builder:
             if isinstance(value, ast.Constant) and value.value is None:
                 return
             self.strategy_vars.add(target)
-            self.unit.owns_strategy = True
+            # strategy = make_strategy(args): this code obtains its own strategy and is
+            # judged on its own; self.strategy = strategy only keeps the caller's.
+            if not isinstance(value, (ast.Name, ast.Attribute)):
+                self.unit.owns_strategy = True
             self._note_strategy(target)
 
     def _makes_strategy(self, value: ast.expr) -> bool:
@@ -711,6 +720,11 @@ class Builder:
             while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute):
                 self._chained.setdefault(id(inner), []).append(func.attr)
                 inner = inner.func.value
+        if isinstance(func, ast.Attribute) and func.attr in _FILLING_METHODS and isinstance(func.value, ast.Name):
+            # metrics.update({"auc": AUC()}), trackers.append(Mean()): held by the container
+            for argument in [*node.args, *(k.value for k in node.keywords)]:
+                for held in held_calls(argument):
+                    self._targets_of[id(held)] = (func.value.id,)
         per_replica = isinstance(func, ast.Attribute) and func.attr in api.PER_REPLICA_DATASET_APIS
         self._per_replica_depth += per_replica
         self._open_calls.append(site)
