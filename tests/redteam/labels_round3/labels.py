@@ -12,7 +12,10 @@ DEBATABLE lists places where a finding would be defensible either way (see READM
 
 LABELS = {
     # --- Kaggle competition notebooks and scripts
-    'AElisha001+Cassava-Leaf-Disease-Classification-Project__source_codes.py': [],
+    # Corrected after the first run (the checker was right): l.25 is `//setting up variables`, a syntax error.
+    'AElisha001+Cassava-Leaf-Disease-Classification-Project__source_codes.py': [
+        (25, 'MG000', '`//setting up variables` (a C++-style comment) does not parse'),
+    ],
     'brendanartley+cassava_leaf_disease__tpu-training-notebook.ipynb': [],
     'DorBernsohn+kaggle__utils__setup.py': [],
     'DorBernsohn+kaggle__Contradictory_classification__Contradictory_classification.ipynb': [
@@ -42,7 +45,8 @@ LABELS = {
         (125, 'MG301', 'kl_loss = FLAGS.kl_cost * tf.reduce_mean(kl) term'),
     ],
     'google-research+seed_rl__agents__sac__learner.py': [
-        (156, 'MG301', 'actor_loss = -tf.reduce_mean(...) (DDPG branch) term of compute_loss, run by training_strategy.run'),
+        (156, 'MG301', 'actor_loss = -tf.reduce_mean(...) (DDPG branch) term of compute_loss, run by '
+                       'training_strategy.run'),
         ((157, 158), 'MG301', 'actor_loss -= c * tf.reduce_mean(entropy)'),
         (163, 'MG301', 'actor_loss = -tf.reduce_mean(advantage * logp_action) (policy-gradient branch)'),
         (168, 'MG301', 'v_loss = tf.reduce_mean(tf.square(v_error))'),
@@ -54,7 +58,8 @@ LABELS = {
     ],
     'google-research+seed_rl__agents__policy_gradient__learner.py': [
         (159, 'MG105', 'self.training_iterations = tf.Variable(0) made in __init__ before any scope, tracked by '
-                       'tf.train.Checkpoint(... training_iterations=...) at l.649 beside the optimizer (J1 of round 2)'),
+                       'tf.train.Checkpoint(... training_iterations=...) at l.649 beside the optimizer '
+                       '(J1 of round 2)'),
     ],
     'google-research+seed_rl__agents__policy_gradient__modules__ppo_training_step_utils.py': [],
     'google-research+seed_rl__agents__policy_gradient__modules__running_statistics.py': [],
@@ -117,22 +122,20 @@ LABELS = {
         ((14, (11, 17)), 'MG201', 'autoencoder.fit(..., batch_size=128)'),
         ((21, 8), 'MG201', 'model1.fit(x, y, batch_size=128)'),
     ],
+    # Corrected after the first run (the checker was right): fit(x, y, steps_per_epoch=S) on arrays batches by
+    # ceil(len(x) / S), not by 32 (keras array_data_adapter and tf_keras data_adapter alike), so the
+    # contract's "Keras batches by 32" does not hold; c10 here, fashion_mnist c4 and regression_sine c8 dropped.
     'tensorflow+tpu__tools__colab__classification_iris_data_with_keras.ipynb': [
-        ((10, (5, 9)), 'MG201', 'fit on arrays with no batch_size (Keras default 32)'),
         ((11, (1, 2)), 'MG201', 'evaluate(..., batch_size=8)'),
     ],
     'tensorflow+tpu__tools__colab__custom_training.ipynb': [
         ((10, 22), 'MG201', '.batch(BATCH_SIZE=32) given to strategy.make_dataset_iterator'),
     ],
-    'tensorflow+tpu__tools__colab__fashion_mnist.ipynb': [
-        ((4, (19, 25)), 'MG201', 'fit on arrays with no batch_size'),
-    ],
+    'tensorflow+tpu__tools__colab__fashion_mnist.ipynb': [],
     'tensorflow+tpu__tools__colab__keras_mnist_tpu.ipynb': [
         ((7, 33), 'MG201', 'validation .batch(10000) given to fit(validation_data=)/evaluate'),
     ],
-    'tensorflow+tpu__tools__colab__regression_sine_data_with_keras.ipynb': [
-        ((8, 1), 'MG201', 'fit(train_x, train_y, ...) on arrays with no batch_size'),
-    ],
+    'tensorflow+tpu__tools__colab__regression_sine_data_with_keras.ipynb': [],
     'tensorflow+tpu__tools__colab__shakespeare_with_tpu_and_keras.ipynb': [
         ((5, 29), 'MG201', 'input_fn(batch_size=1024) default batched and given to fit (judgement 29)'),
     ],

@@ -1,0 +1,101 @@
+"""Compare `mirrorguard check` on the real files with the hand labels in labels.py.
+
+The real files are not in the repository (see ../README_round3.md); put them in
+`redteam/real3/` at the repository root, or point REDTEAM_REAL3 at them. Run::
+
+    python tests/redteam/labels_round3/compare.py
+
+CROSS_FILE=1 drops `--no-cross-file` (each repository's files are then checked together).
+A finding at a place listed in DEBATABLE counts neither as matched nor as a false alarm.
+
+CHECKER_ROOT picks the checkout whose checker runs (default: the current
+folder); it is put first on PYTHONPATH. Prints one line per missed finding and
+per false alarm, then the totals, and writes the per-file rows as JSON to
+REDTEAM_ROWS (default /tmp/redteam_rows3.json) for the README table.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from labels import DEBATABLE, LABELS  # noqa: E402
+
+REAL = Path(os.environ.get("REDTEAM_REAL3", HERE.parents[2] / "redteam" / "real3"))
+ROOT = os.environ.get("CHECKER_ROOT", os.getcwd())
+
+
+def checker_findings(files: list[Path]) -> dict[str, list[dict]]:
+    flags = [] if os.environ.get("CROSS_FILE") else ["--no-cross-file"]
+    command = [sys.executable, "-m", "mirrorguard.cli", "check", *flags, "--output-format", "json", *map(str, files)]
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env).stdout
+    by_file: dict[str, list[dict]] = {}
+    for item in json.loads(out[: out.rfind("]") + 1] or "[]"):
+        by_file.setdefault(Path(item["path"]).name, []).append(item)
+    return by_file
+
+
+def hits(where, finding: dict, notebook: bool) -> bool:
+    """Whether `finding` is at `where`: a line, a (first, last) range, or a list of alternatives."""
+    if isinstance(where, list):
+        return any(hits(each, finding, notebook) for each in where)
+    if notebook:
+        cell, line = where
+        if finding.get("cell") != cell:
+            return False
+    else:
+        line = where
+    first, last = line if isinstance(line, tuple) else (line, line)
+    return first <= finding["line"] <= last
+
+
+def place(finding: dict, notebook: bool):
+    return (finding.get("cell"), finding["line"]) if notebook else finding["line"]
+
+
+def main() -> int:
+    files = [REAL / name for name in sorted(LABELS)]
+    missing = [str(path) for path in files if not path.exists()]
+    if missing:
+        print("missing real files:", *missing, sep="\n  ")
+        return 2
+    found = checker_findings(files)
+    totals = dict(files=0, expected=0, matched=0, missed=0, false=0, debatable=0)
+    rows = []
+    for name in sorted(LABELS):
+        notebook = name.endswith(".ipynb")
+        left = list(found.get(name, []))
+        totals["files"] += 1
+        for where, code, why in LABELS[name]:
+            totals["expected"] += 1
+            matched = [f for f in left if f["code"] == code and hits(where, f, notebook)]
+            if matched:
+                totals["matched"] += 1
+                for finding in matched:
+                    left.remove(finding)
+            else:
+                totals["missed"] += 1
+                print(f"MISSED  {name} {where} {code}: {why}")
+        for where, code, why in DEBATABLE.get(name, []):
+            for finding in [f for f in left if f["code"] == code and hits(where, f, notebook)]:
+                left.remove(finding)
+                totals["debatable"] += 1
+                print(f"DEBATED {name} {where} {code}: {why}")
+        totals["false"] += len(left)
+        for finding in left:
+            print(f"FALSE   {name} {place(finding, notebook)} {finding['code']}: {finding['message']}")
+        rows.append(dict(file=name, expected=[(w, c) for w, c, _ in LABELS[name]],
+                         checker=[(place(f, notebook), f["code"]) for f in found.get(name, [])]))
+    print(totals)
+    Path(os.environ.get("REDTEAM_ROWS", "/tmp/redteam_rows3.json")).write_text(json.dumps(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
