@@ -31,6 +31,8 @@ _MAY_HAVE_STRATEGY = re.compile(
     r"(?:Mirrored|TPU|CentralStorage|ParameterServer|OneDevice)Strategy"
     r"|get_strategy|strategy_scope"
     r"|(?i:strat\w*)\s*(?:\(\s*\))?\s*\.\s*scope\s*\("
+    # strategy = set_TPU(): the project's own helper returns it
+    r"|(?i:\bstrat\w*\s*=\s*[\w.]*(?:tpu|strateg|distribut|replica|gpu|device)\w*\s*\()"
 )
 
 

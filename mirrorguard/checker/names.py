@@ -170,6 +170,9 @@ WEIGHTLESS_LAYERS = frozenset(
         "AutoContrast", "Equalization", "MixUp", "CutMix", "AugMix", "RandAugment",
         "Rescaling", "Resizing", "CenterCrop", "GaussianNoise", "GaussianDropout", "Dropout",
         "Flatten", "Reshape", "Permute", "Activation", "InputLayer",
+        # keras_cv's box-aware augmentation layers.
+        "JitteredResize", "Mosaic", "GridMask", "ChannelShuffle", "Grayscale", "Posterization",
+        "FourierMix", "RandomAugmentationPipeline", "RandomChoice",
         # Pooling, merging, padding, cropping and activation layers own no variables either.
         "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "AveragePooling1D", "AveragePooling2D",
         "AveragePooling3D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GlobalMaxPooling3D",
@@ -186,7 +189,7 @@ WEIGHTLESS_LAYERS = frozenset(
 def weightless_layer(name: str) -> bool:
     """``keras.layers.RandomFlip`` (or its ``experimental.preprocessing`` spelling)."""
     head, _, last = name.rpartition(".")
-    return last in WEIGHTLESS_LAYERS and head.startswith("keras.layers")
+    return last in WEIGHTLESS_LAYERS and head.startswith(("keras.layers", "keras_cv.layers", "keras_hub.layers"))
 
 
 LOADERS = frozenset(

@@ -1,6 +1,6 @@
 """The red team's minimal reproductions of real public files the checker once got wrong.
 
-Each case in tests/redteam/cases.py and cases_round2.py names the real file it came from; ``# expect:`` marks
+Each case in tests/redteam/cases*.py names the real file it came from; ``# expect:`` marks
 the lines that must be reported, every other line must stay silent.
 """
 
@@ -16,12 +16,17 @@ from mirrorguard.checker import check_source
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "redteam"))
 from cases import CASES as ROUND_ONE  # noqa: E402
 from cases_round2 import CASES as ROUND_TWO  # noqa: E402
+from cases_round3 import CASES as ROUND_THREE  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "corpus"))
 from labels import expected_in_source as expectations  # noqa: E402
 
 
-CASES = {**ROUND_ONE, **{f"round2_{name}": source for name, source in ROUND_TWO.items()}}
+CASES = {
+    **ROUND_ONE,
+    **{f"round2_{name}": source for name, source in ROUND_TWO.items()},
+    **{f"round3_{name}": source for name, source in ROUND_THREE.items()},
+}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -55,6 +55,8 @@ def check(context: Context) -> Iterator[Report]:
     for exposure in context.model.unscoped(EFFECT.code):
         site = exposure.site
         if exposure.via:
+            if exposure.codes & _MODEL_MAKERS and context.model.kept_unreplicated(site):
+                continue  # a factory that builds and compiles a copy kept out on purpose (see MG101)
             yield Report(site.node, f"`{exposure.via}()` calls `compile()` outside `{scope}`; "
                                     f"call it inside `with {scope}:`")
         elif not compiles_unreplicated_model(site, context.model):

@@ -119,7 +119,34 @@ def judged(site: CallSite, model: SemanticModel) -> bool:
         return False  # the deliberately unreplicated copy's own evaluate/predict
     if site.method in api.BATCH_SIZE_POSITION:
         return True  # fit/evaluate: the batch is used right there
-    return not (len(site.targets) == 1 and _only_feeds_elsewhere(site.targets[0], site, model, 0))
+    if site.is_inside(lambda outer: any(q.startswith(_LIBRARY_SINKS) for q in outer.qualified)):
+        return False  # tfrs.metrics.FactorizedTopK(candidates=movies.batch(128)...): an index the library scans
+    end = _chain_end(site)
+    return not (len(end.targets) == 1 and _only_feeds_elsewhere(end.targets[0], end, model, 0))
+
+
+# Libraries that take a dataset to scan it themselves, not to train on it.
+_LIBRARY_SINKS = ("tensorflow_recommenders.",)
+
+
+def _chain_end(site: CallSite) -> CallSite:
+    """The outermost call of the method chain ``site`` is part of:
+    ``ids = ratings.batch(N).map(f)`` for ``ratings.batch(N)``."""
+    current = site
+    while current.inside_call is not None and _in_receiver_chain(current.inside_call.node, current.node):
+        current = current.inside_call
+    return current
+
+
+def _in_receiver_chain(outer: ast.Call, inner: ast.Call) -> bool:
+    node = outer.func
+    while isinstance(node, ast.Attribute):
+        node = node.value
+        if node is inner:
+            return True
+        if isinstance(node, ast.Call):
+            node = node.func
+    return False
 
 
 def _only_feeds_elsewhere(name: str, site: CallSite, model: SemanticModel, depth: int) -> bool:
@@ -173,7 +200,11 @@ def _only_feeds_elsewhere(name: str, site: CallSite, model: SemanticModel, depth
 
 # Consumers that bring a dataset to the host, never to the strategy.
 _HOST_METHODS = frozenset({"as_numpy_iterator", "numpy", "take_while"})
-_HOST_FUNCTIONS = frozenset({"iter", "next", "list", "enumerate", "len", "print", "tensorflow_datasets.as_numpy"})
+_HOST_FUNCTIONS = frozenset({
+    "iter", "next", "list", "enumerate", "len", "print", "tensorflow_datasets.as_numpy",
+    # TF1 iterators, read by a Session on the host
+    "tensorflow.data.make_one_shot_iterator", "tensorflow.data.make_initializable_iterator",
+})
 
 
 def _host_side(site: CallSite, name: str, model: SemanticModel) -> bool:

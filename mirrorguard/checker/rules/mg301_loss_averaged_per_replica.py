@@ -16,7 +16,7 @@ _MEANS = frozenset(
         "keras.backend.mean", "numpy.mean", "tensorflow.experimental.numpy.mean",
     }
 )
-_MAX_DEPTH = 6
+_MAX_DEPTH = 16
 # Methods that hand their argument back, rescaled: the loss is still that loss.
 _PASS_THROUGH = frozenset({"get_scaled_loss", "scale_loss"})
 
@@ -51,14 +51,20 @@ def _plain_means(node: ast.AST, unit: Unit, model: SemanticModel, before: int, d
         yield from _plain_means(node.right, unit, model, before, depth + 1)
     elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
         yield from _plain_means(node.left, unit, model, before, depth + 1)
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        yield from _plain_means(node.operand, unit, model, before, depth + 1)  # -tf.reduce_mean(log_prob)
     elif isinstance(node, ast.Name):
         bindings = [b for b in unit.bindings.get(node.id, ()) if b.order < before]
         # loss = tf.reduce_mean(...); loss += tf.nn.scale_regularization_loss(...): the mean counts,
         # unless an augmented step divides by the replicas (loss /= strategy.num_replicas_in_sync).
+        augmented = []
         while len(bindings) > 1 and bindings[-1].kind is BindingKind.AUGMENTED:
             if bindings[-1].value is not None and _scaled_by_replicas(bindings[-1].value):
                 return
-            bindings.pop()
+            augmented.append(bindings.pop())
+        for binding in augmented:  # loss -= 0.01 * tf.reduce_mean(...): a term of the loss too
+            if binding.value is not None:
+                yield from _plain_means(binding.value, unit, model, binding.order, depth + 1)
         if bindings and bindings[-1].value is not None:
             binding = bindings[-1]
             expression, home = _element(binding, unit, model)

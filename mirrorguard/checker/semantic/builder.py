@@ -14,6 +14,7 @@ lookup per node) and never enters constants, imports' aliases, or other leaves.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Iterable, Iterator, Mapping
 
 from mirrorguard.checker import names as api
@@ -58,6 +59,9 @@ CHECKPOINTS = frozenset(
 )
 
 PER_REPLICA_PARAMS = frozenset({"input_context", "input_ctx", "ctx_input"})
+
+# A function whose name says it makes or finds a strategy: set_TPU(), init_strategy().
+_NAMES_A_STRATEGY_FACTORY = re.compile(r"(?i)tpu|strateg|distribut|replica|gpu|device")
 
 # Methods that put their arguments into a container.
 _FILLING_METHODS = frozenset({"update", "append", "extend", "add", "insert", "setdefault"})
@@ -118,6 +122,7 @@ class Builder:
         self._iterated: set[int] = set()
         self._lambda_units: dict[int, Unit] = {}
         self._tape_depth = 0  # inside `with tf.GradientTape():`
+        self._export_depth = 0  # inside the arguments of a checkpoint or an export
         self._strategy_param_map: dict[str, set[str]] | None = None
         self._branches: list[tuple[int, int]] = []  # the if/else branches the walk is in
         self._single_device = 0
@@ -612,6 +617,11 @@ class Builder:
                 for module, base in (("keras.optimizers", "Optimizer"), ("keras.metrics", "Metric")):
                     if module in self.qualify(value.args[0]) and "." not in target:
                         self.aliases[target] = (f"{module}.{base}",)
+            helper = last_identifier(value.func)
+            if helper and api.says_strategy(last) and _NAMES_A_STRATEGY_FACTORY.search(helper) and (
+                    not qualified or not any(q.startswith(("tensorflow", "keras")) for q in qualified)):
+                # strategy = set_TPU() / init_strategy(): the project's own helper (imported or not)
+                self.strategy_in_play = True
             if last_identifier(value.func) in self.extra_strategy_names:
                 # The user's own strategy factory (configured): as good as a constructor.
                 self.strategy_vars.add(target)
@@ -674,6 +684,8 @@ class Builder:
     def _name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, ast.Load):
             self.unit.loads[node.id] += 1
+            if self._export_depth:
+                self.unit.inference.append((node.id, self.order))
             self._reference(node.id)
 
     def _attribute(self, node: ast.Attribute) -> None:
@@ -727,12 +739,16 @@ class Builder:
                     self._targets_of[id(held)] = (func.value.id,)
         per_replica = isinstance(func, ast.Attribute) and func.attr in api.PER_REPLICA_DATASET_APIS
         self._per_replica_depth += per_replica
+        # Checkpoint(model=m, embedding=m.dense), saved_model.save(m, signatures=m.serve): exported.
+        exported = any(q in CHECKPOINTS for q in qualified)
+        self._export_depth += exported
         self._open_calls.append(site)
         self.visit(func)
         self.visit_all(node.args)
         self.visit_all(k.value for k in node.keywords)
         self._open_calls.pop()
         self._per_replica_depth -= per_replica
+        self._export_depth -= exported
 
     def _starts_program(self, site: CallSite) -> bool:
         """``main()`` as a statement of the module, anything called as a
@@ -791,11 +807,7 @@ class Builder:
                 site.callee = ImportedHelper(helper)
                 return
         if any(q in CHECKPOINTS for q in qualified):
-            for arg in [*node.args, *(k.value for k in node.keywords)]:
-                key = ref_key(arg)
-                if key is not None:
-                    unit.inference.append((key, site.order))
-            return
+            return  # what its arguments read counts as exported, not trained (see _call)
         if isinstance(func, ast.Attribute):
             self._method_call(site, func, qualified)
         elif isinstance(func, ast.Name) and not qualified:

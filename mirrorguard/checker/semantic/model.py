@@ -411,7 +411,19 @@ class SemanticModel:
             if not self.is_replica_function(other):
                 # A forward pass outside any GradientTape: a prediction.
                 inference += sum(1 for used, order in other.forward if used == name and inside(order))
+            # ExportModel(copy): wrapped into another copy that is itself only exported or evaluated.
+            inference += sum(1 for call in other.calls_on(name) if inside(call.order) and self._wraps_into_copy(call))
         return total, inference, in_scope
+
+    def _wraps_into_copy(self, call: CallSite) -> bool:
+        key = ("wraps", id(call))
+        if key in self.cache:
+            return self.cache[key]
+        self.cache[key] = False  # a cycle counts as no
+        model_codes = {e.code for e in self.effects if e.makes_model}
+        found = bool(self.reaches(call) & model_codes) and self.kept_unreplicated(call)
+        self.cache[key] = found
+        return found
 
     def kept_unreplicated(self, site: CallSite) -> bool:
         """A model bound to plain names used only to evaluate, predict or save.
