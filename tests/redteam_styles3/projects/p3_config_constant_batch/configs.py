@@ -10,3 +10,8 @@ CONFIG = {
     "epochs": 3,
     "val_batch_size": 256,
 }
+
+
+class DataConfig:
+    batch_size = 64
+    shuffle_buffer = 10_000
