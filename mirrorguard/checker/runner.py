@@ -248,7 +248,8 @@ def summarise_path(path: str, names: Iterable[str] = ()) -> dict[str, frozenset[
     wanted = [n for n in names if n in definitions] if names else list(definitions)
     summary: dict[str, frozenset[str]] = {}
     reached = _reachable(definitions, wanted)
-    functions = [name for name in reached if not isinstance(definitions[name], ast.ClassDef)]
+    functions = [name for name in reached if not isinstance(definitions[name], ast.ClassDef)
+                 or _is_model_class(definitions[name], definitions, {name})]
     for name in reached:
         node = definitions[name]
         if isinstance(node, ast.ClassDef) and _is_model_class(node, definitions, {name}):
@@ -259,8 +260,10 @@ def summarise_path(path: str, names: Iterable[str] = ()) -> dict[str, frozenset[
     pieces = [_segment(lines, node) for node in tree_imports]
     for name in sorted(reached):
         node = definitions[name]
-        if isinstance(node, ast.ClassDef):
-            # Its name and bases are all the summary needs of a class.
+        if isinstance(node, ast.ClassDef) and _is_model_class(node, definitions, {name}):
+            pieces.append(_segment(lines, node))  # its __init__ runs on construction (it may compile)
+        elif isinstance(node, ast.ClassDef):
+            # Its name and bases are all the summary needs of another class.
             bases = ", ".join(ast.unparse(b) for b in node.bases)
             pieces.append(f"class {name}({bases}):\n    pass\n")
         else:

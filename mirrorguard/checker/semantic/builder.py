@@ -26,6 +26,7 @@ from mirrorguard.checker.semantic.syntax import (
     is_main_guard,
     last_identifier,
     ref_key,
+    scope_decorators,
     scope_returning_functions,
     target_names,
     tests_distribution,
@@ -59,6 +60,9 @@ CHECKPOINTS = frozenset(
 )
 
 PER_REPLICA_PARAMS = frozenset({"input_context", "input_ctx", "ctx_input"})
+
+# Things other than strategies that have a scope(): DTensor's layout map, random tools, graphs.
+_OTHER_SCOPES = re.compile(r"(?i)layout|random|rng|name|graph|session|variable|tape|mesh")
 
 # A function whose name says it makes or finds a strategy: set_TPU(), init_strategy().
 _NAMES_A_STRATEGY_FACTORY = re.compile(r"(?i)tpu|strateg|distribut|replica|gpu|device")
@@ -105,6 +109,7 @@ class Builder:
         self.strategy_vars: set[str] = set()
         self.scope_vars: set[str] = set()
         self.scope_functions: set[str] = set()  # the file's functions that return a scope
+        self.scope_decorators: set[str] = set()  # decorators that run what they wrap in a scope
         self.partials: dict[str, str] = {}  # factory = functools.partial(build_model, ...)
         self.strategy_in_play = False
         self.strategy_name = ""
@@ -167,6 +172,7 @@ class Builder:
     def build(self, tree: ast.Module) -> None:
         self.module.node = tree
         self.scope_functions |= scope_returning_functions(tree.body)
+        self.scope_decorators = scope_decorators(tree.body)
         for statement in tree.body:
             self.statement = statement
             self.visit(statement)
@@ -289,9 +295,11 @@ class Builder:
         if isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr == "scope":
-                return self.is_strategy(func.value)
+                return self.is_strategy(func.value) or self._handed_in(func.value)
             if last_identifier(func) in self.scope_functions:
                 return True  # the file's own helper (function, method) that returns strategy.scope()
+            if any(self.is_strategy(arg) for arg in node.args):
+                return True  # with in_scope(strategy): a helper (maybe imported) that enters it
             last = last_identifier(func)
             return last is not None and api.says_strategy_scope(last)
         if isinstance(node, ast.Attribute) and node.attr in self.scope_functions:
@@ -302,8 +310,22 @@ class Builder:
             return self.is_scope(node.body) or self.is_scope(node.orelse)
         return False
 
+    def _handed_in(self, receiver: ast.expr) -> bool:
+        """``def build(distribution): with distribution.scope():`` and ``self.dist.scope()``:
+        a scope of something the caller handed in is a strategy's, unless its name says
+        it is one of the other things with a ``scope()`` (a DTensor layout map...)."""
+        if isinstance(receiver, ast.Name) and receiver.id in self.unit.params:
+            name = receiver.id
+        elif (isinstance(receiver, ast.Attribute) and isinstance(receiver.value, ast.Name)
+              and receiver.value.id in ("self", "cls")):
+            name = receiver.attr
+        else:
+            return False
+        return not _OTHER_SCOPES.search(name)
+
     def _note_strategy(self, name: str) -> None:
-        if not self.strategy_name:
+        # Messages name the strategy: a plain variable reads better than self.strategy.
+        if not self.strategy_name or ("." in self.strategy_name and name and "." not in name):
             self.strategy_name = name
 
     # --- imports ---------------------------------------------------------------------
@@ -370,6 +392,9 @@ class Builder:
             self.functions.setdefault(node.name, []).append(unit)
         saved_classes, self.classes = self.classes, []
         outer = self._enter(unit)
+        if any(last_identifier(d.func if isinstance(d, ast.Call) else d) in self.scope_decorators
+               for d in node.decorator_list):
+            self._enter_scope()  # @under_strategy: the body runs inside the scope the decorator enters
         for param in self._parameters(node.args):
             self._bind(param.arg, BindingKind.PARAMETER)
         for statement in node.body:

@@ -141,6 +141,39 @@ def scope_returning_functions(body: list[ast.stmt]) -> set[str]:
     return found
 
 
+def scope_decorators(body: list[ast.stmt]) -> set[str]:
+    """Decorators that run the function they wrap inside a strategy scope::
+
+        def under_strategy(fn):
+            def wrapper(strategy, *args):
+                with strategy.scope():
+                    return fn(*args)
+            return wrapper
+    """
+    found: set[str] = set()
+    for statement in body:
+        if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        wrapped = {a.arg for a in statement.args.args}
+        for inner in statement.body:
+            if not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            params = {a.arg for a in (*inner.args.posonlyargs, *inner.args.args, *inner.args.kwonlyargs)}
+            for node in walk(inner):
+                if isinstance(node, (ast.With, ast.AsyncWith)) and any(
+                    looks_like_scope(item.context_expr) or _scope_of(item.context_expr, params)
+                    for item in node.items
+                ) and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in wrapped
+                          for stmt in node.body for n in walk(stmt)):
+                    found.add(statement.name)
+    return found
+
+
+def _scope_of(node: ast.AST, params: set[str]) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "scope"
+            and isinstance(node.func.value, ast.Name) and node.func.value.id in params)
+
+
 def chain_root(func: ast.expr) -> str | None:
     """``ds`` for ``ds.shuffle(100).batch``: the name a chain of method calls starts from."""
     if not isinstance(func, ast.Attribute):

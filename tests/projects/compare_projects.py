@@ -13,11 +13,10 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[0] / "corpus"))
-sys.path.insert(0, "/work/main/tests/corpus")
+sys.path.insert(0, str(HERE.parent / "corpus"))
 from labels import expected_findings, expected_notebook_findings  # noqa: E402
 
-MG = os.environ.get("MIRRORGUARD", "/work/main/.venv/bin/mirrorguard")
+MG = os.environ.get("MIRRORGUARD", str(Path(sys.executable).with_name("mirrorguard")))
 
 
 def labels(project: Path) -> set[tuple]:
@@ -49,7 +48,7 @@ def main() -> None:
     cwd_project = "--cwd-here" not in args
     extra = [a for a in args if a not in ("--cwd-here", "--cwd-project")]
     totals = [0, 0, 0]
-    for project in sorted((HERE / "projects").iterdir()):
+    for project in sorted(p for p in HERE.iterdir() if p.is_dir()):
         want = labels(project)
         got, err = found(project, cwd_project, extra)
         matched, missed, extra_found = want & got, want - got, got - want
