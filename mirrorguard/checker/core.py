@@ -27,13 +27,41 @@ if TYPE_CHECKING:
 # something strategy-named; files without any of those spellings are never
 # analysed. (A looser
 # test on "strategy" alone lets through scikit-learn's ``strategy="mean"``.)
-_MAY_HAVE_STRATEGY = re.compile(
-    r"(?:Mirrored|TPU|CentralStorage|ParameterServer|OneDevice)Strategy"
-    r"|get_strategy|strategy_scope"
-    r"|(?i:strat\w*)\s*(?:\(\s*\))?\s*\.\s*scope\s*\("
-    # strategy = set_TPU(): the project's own helper returns it
-    r"|(?i:\bstrat\w*\s*=\s*[\w.]*(?:tpu|strateg|distribut|replica|gpu|device)\w*\s*\()"
+_STRATEGY_WORDS = (
+    "MirroredStrategy", "TPUStrategy", "CentralStorageStrategy", "ParameterServerStrategy",
+    "OneDeviceStrategy", "get_strategy", "strategy_scope",
 )
+# What stands before ``.scope(``: ``strategy``, ``self.dist_strategy``, ``get_strat()``.
+_STRATEGY_RECEIVER = re.compile(r"strat\w*\s*(?:\(\s*\))?\s*$")
+# ``strategy = set_TPU()``: the project's own helper returns it (matched on lower-cased text).
+_STRATEGY_FACTORY = re.compile(r"strat\w*\s*=\s*[\w.]*(?:tpu|strateg|distribut|replica|gpu|device)\w*\s*\(")
+
+
+def _mentions_strategy(text: str) -> bool:
+    """Plain substring searches first; the patterns only run where a word they need stands."""
+    if any(word in text for word in _STRATEGY_WORDS):
+        return True
+    start = text.find("scope")
+    while start != -1:
+        dot = start - 1
+        while dot >= 0 and text[dot] in " \t\\\n":
+            dot -= 1
+        call = start + 5
+        while call < len(text) and text[call] in " \t":
+            call += 1
+        if dot >= 0 and text[dot] == "." and text[call:call + 1] == "(":
+            if _STRATEGY_RECEIVER.search(text[max(0, dot - 80):dot].lower()):
+                return True
+        start = text.find("scope", start + 5)
+    if "strat" in text or "Strat" in text or "STRAT" in text:
+        lowered = text.lower()
+        position = lowered.find("strat")
+        while position != -1:
+            if (position == 0 or not (lowered[position - 1].isalnum() or lowered[position - 1] == "_")) and (
+                    _STRATEGY_FACTORY.match(lowered, position)):
+                return True
+            position = lowered.find("strat", position + 5)
+    return False
 
 
 @dataclass(frozen=True)
@@ -58,9 +86,7 @@ class Settings:
         return ignored is None or len(chosen) > len(ignored)
 
     def may_have_strategy(self, text: str) -> bool:
-        # Plain substring tests first: the regex only runs on text that holds
-        # one of the words every alternative of it needs (3x faster overall).
-        if ("Strategy" in text or "strategy" in text or "scope" in text) and _MAY_HAVE_STRATEGY.search(text):
+        if ("trat" in text or "TRAT" in text or "scope" in text) and _mentions_strategy(text):
             return True
         return any(name in text for name in self.extra_strategy_names)
 

@@ -64,6 +64,9 @@ PER_REPLICA_PARAMS = frozenset({"input_context", "input_ctx", "ctx_input"})
 # Things other than strategies that have a scope(): DTensor's layout map, random tools, graphs.
 _OTHER_SCOPES = re.compile(r"(?i)layout|random|rng|name|graph|session|variable|tape|mesh")
 
+# A parameter whose name says it holds a strategy: def train(dist, step_fn): dist.run(step_fn).
+_NAMES_A_STRATEGY = re.compile(r"(?i)dist|strat|mirror|tpu")
+
 # A function whose name says it makes or finds a strategy: set_TPU(), init_strategy().
 _NAMES_A_STRATEGY_FACTORY = re.compile(r"(?i)tpu|strateg|distribut|replica|gpu|device")
 
@@ -128,7 +131,6 @@ class Builder:
         self._lambda_units: dict[int, Unit] = {}
         self._tape_depth = 0  # inside `with tf.GradientTape():`
         self._export_depth = 0  # inside the arguments of a checkpoint or an export
-        self._strategy_param_map: dict[str, set[str]] | None = None
         self._branches: list[tuple[int, int]] = []  # the if/else branches the walk is in
         self._single_device = 0
         # The strategy is handed to an Estimator (RunConfig(train_distribute=...)),
@@ -241,8 +243,7 @@ class Builder:
         if isinstance(node, ast.Name):
             name = node.id
             return (name in self.strategy_vars or name in self.extra_strategy_names
-                    or api.says_strategy(name)
-                    or (name in self.unit.params and name in self._strategy_params().get(self.unit.name, ())))
+                    or api.says_strategy(name))
         if isinstance(node, ast.Attribute):
             name = dotted(node)
             return api.says_strategy(node.attr) or (
@@ -256,39 +257,6 @@ class Builder:
                 return True
             return last is not None and not qualified and api.says_strategy(last)
         return False
-
-    def _strategy_params(self) -> dict[str, set[str]]:
-        """Parameters the file's own calls hand a strategy to, by function name:
-        ``run(tf.distribute.MirroredStrategy())`` makes ``s`` in ``def run(s):``
-        a strategy. Worked out on first need: one pass over the module."""
-        if self._strategy_param_map is None:
-            found: dict[str, set[str]] = {}
-            definitions: dict[str, ast.arguments] = {}
-            calls: list[ast.Call] = []
-            for node in walk(self.module.node):
-                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    definitions[node.name] = node.args
-                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                    calls.append(node)
-            for call in calls:
-                arguments = definitions.get(call.func.id)  # type: ignore[union-attr]
-                if arguments is None:
-                    continue
-                positional = [a.arg for a in (*arguments.posonlyargs, *arguments.args)]
-                given = list(zip(positional, call.args)) + [(k.arg, k.value) for k in call.keywords if k.arg]
-                for param, value in given:
-                    if self._looks_like_strategy(value):
-                        found.setdefault(call.func.id, set()).add(param)  # type: ignore[union-attr]
-            self._strategy_param_map = found
-        return self._strategy_param_map
-
-    @staticmethod
-    def _looks_like_strategy(value: ast.AST) -> bool:
-        if isinstance(value, ast.Call):
-            last = last_identifier(value.func)
-            return last is not None and (last in api.STRATEGY_CLASSES or last == "get_strategy")
-        name = last_identifier(value)
-        return name is not None and api.says_strategy(name)
 
     def is_scope(self, node: ast.AST) -> bool:
         """Does entering ``node`` as a context manager enter a strategy scope?"""
@@ -876,6 +844,7 @@ class Builder:
             return
         if attr in api.REPLICA_RUN_APIS and (
             self.is_strategy(receiver)
+            or (self._handed_in(receiver) and _NAMES_A_STRATEGY.search(last_identifier(receiver) or ""))
             or (isinstance(receiver, ast.Attribute) and receiver.attr == "extended"
                 and self.is_strategy(receiver.value))  # strategy.extended.call_for_each_replica
         ):
