@@ -1,5 +1,8 @@
 """What the checker knows about TensorFlow and Keras names.
 
+The predicates are pure functions of a name, cached: the analysis asks them
+about the same few hundred names over and over.
+
 Every dotted name the analysis resolves is first *canonicalised*: the many
 spellings of one API (``tf.keras``, ``tensorflow.keras``, ``tf_keras``,
 ``tf.compat.v2.keras``, ``tensorflow.python.keras``) become one (``keras``), so
@@ -75,6 +78,7 @@ STRATEGY_CLASSES = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def strategy_class(name: str) -> str | None:
     """The strategy class a canonical name constructs, or None.
 
@@ -93,6 +97,32 @@ ESTIMATOR_DISTRIBUTION = frozenset(
     {"tensorflow.estimator.RunConfig", "keras.estimator.model_to_estimator"}
 )
 
+CHECKPOINTS = frozenset(
+    {"tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager", "tensorflow.saved_model.save"}
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def call_role(qualified: tuple[str, ...]) -> str | None:
+    """What calling one of ``qualified`` means to the strategy analysis, if anything:
+    "strategy" (constructs one), "get_strategy", "set_strategy", "estimator" (an Estimator
+    distributes it), "checkpoint" (checkpoints or exports), "app_run" (absl's entry)."""
+    for name in qualified:
+        if strategy_class(name):
+            return "strategy"
+        if name in GET_STRATEGY:
+            return "get_strategy"
+        if name in SET_STRATEGY:
+            return "set_strategy"
+        if name in ESTIMATOR_DISTRIBUTION or name.startswith("tensorflow.contrib.distribute"):
+            return "estimator"
+        if name in CHECKPOINTS:
+            return "checkpoint"
+        if name.endswith("app.run"):
+            return "app_run"
+    return None
+
+
 GET_STRATEGY = frozenset({"tensorflow.distribute.get_strategy"})
 SET_STRATEGY = frozenset(
     {"tensorflow.distribute.experimental_set_strategy", "tensorflow.distribute.set_strategy"}
@@ -103,12 +133,14 @@ SET_STRATEGY = frozenset(
 _STRATEGY_NAME = re.compile(r"(?i)^_*(?:\w*strategy|strat|\w+_strat)\d*$")
 
 
+@functools.lru_cache(maxsize=4096)
 def says_strategy(identifier: str) -> bool:
     return bool(_STRATEGY_NAME.match(identifier))
 
 
 # A call whose function name says it hands back a strategy scope, such as
 # tensorflow_ranking's ``strategy_utils.strategy_scope(strategy)``.
+@functools.lru_cache(maxsize=4096)
 def says_strategy_scope(identifier: str) -> bool:
     return identifier.lower().endswith("strategy_scope")
 
@@ -133,6 +165,7 @@ CALLBACK_BASES = frozenset({"keras.callbacks.Callback"})
 _PRESET_PACKAGES = ("keras_hub.models.", "keras_nlp.models.", "keras_cv.models.")
 
 
+@functools.lru_cache(maxsize=4096)
 def builds_model(name: str) -> bool:
     """True when calling ``name`` constructs a Keras model with fresh variables."""
     if name in MODEL_CLASSES:
@@ -186,6 +219,7 @@ WEIGHTLESS_LAYERS = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def weightless_layer(name: str) -> bool:
     """``keras.layers.RandomFlip`` (or its ``experimental.preprocessing`` spelling)."""
     head, _, last = name.rpartition(".")
@@ -209,6 +243,7 @@ LOADERS = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def loads_model(name: str) -> bool:
     """True when calling ``name`` loads, clones or deserialises a Keras model."""
     if name in LOADERS:
@@ -218,6 +253,7 @@ def loads_model(name: str) -> bool:
 
 # --- optimizers and metrics -------------------------------------------------
 
+@functools.lru_cache(maxsize=4096)
 def creates_optimizer(name: str) -> bool:
     """True for optimizer constructors (they create slot and iteration variables)."""
     head, _, last = name.rpartition(".")
@@ -232,6 +268,7 @@ def creates_optimizer(name: str) -> bool:
     return name in {"transformers.AdamWeightDecay", "transformers.create_optimizer"}
 
 
+@functools.lru_cache(maxsize=4096)
 def creates_metric(name: str) -> bool:
     """True for metric classes; the lower-case metric functions are stateless."""
     if name in ("keras.metrics.get", "keras.metrics.deserialize"):
@@ -326,6 +363,7 @@ ADAPTED_WITH_VARIABLES = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def creates_layer(name: str) -> bool:
     """A Keras layer class that owns variables once built."""
     head, _, last = name.rpartition(".")

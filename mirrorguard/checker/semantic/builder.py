@@ -54,11 +54,6 @@ INFERENCE_METHODS = frozenset(
     }
 )
 
-# Checkpointing or exporting a model neither trains it nor hands it on.
-CHECKPOINTS = frozenset(
-    {"tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager", "tensorflow.saved_model.save"}
-)
-
 PER_REPLICA_PARAMS = frozenset({"input_context", "input_ctx", "ctx_input"})
 
 # Things other than strategies that have a scope(): DTensor's layout map, random tools, graphs.
@@ -733,7 +728,7 @@ class Builder:
         per_replica = isinstance(func, ast.Attribute) and func.attr in api.PER_REPLICA_DATASET_APIS
         self._per_replica_depth += per_replica
         # Checkpoint(model=m, embedding=m.dense), saved_model.save(m, signatures=m.serve): exported.
-        exported = any(q in CHECKPOINTS for q in qualified)
+        exported = bool(qualified) and api.call_role(qualified) == "checkpoint"
         self._export_depth += exported
         self._open_calls.append(site)
         self.visit(func)
@@ -770,36 +765,33 @@ class Builder:
                     value = value.func
                 if isinstance(value, ast.Name):
                     self.estimator_input_fns.add(value.id)
-        if any(q.endswith("app.run") for q in qualified) and node.args and isinstance(node.args[0], ast.Name):
+        role = api.call_role(qualified) if qualified else None
+        if role == "app_run" and node.args and isinstance(node.args[0], ast.Name):
             self.entry_functions.add(node.args[0].id)
-        if any(q in api.ESTIMATOR_DISTRIBUTION for q in qualified) or any(
-            q.startswith("tensorflow.contrib.distribute") for q in qualified
-        ):
-            if "RunConfig" not in qualified[0] or any(
-                k.arg in ("train_distribute", "eval_distribute") for k in node.keywords
-            ):
-                self.estimator_distribution = True
-        if any(api.strategy_class(q) for q in qualified):
+        if role == "estimator" and ("RunConfig" not in qualified[0] or any(
+                k.arg in ("train_distribute", "eval_distribute") for k in node.keywords)):
+            self.estimator_distribution = True
+        if role == "strategy":
             self.strategy_in_play = True
             unit.owns_strategy = unit.makes_strategy = True
             return
-        if any(q in api.GET_STRATEGY for q in qualified):
+        if role == "get_strategy":
             # The current strategy: a function that asks for it runs in whatever
             # scope its caller entered, so this alone makes it no root.
             self.strategy_in_play = True
             return
-        if any(q in api.SET_STRATEGY for q in qualified):
+        if role == "set_strategy":
             # experimental_set_strategy(strategy): what follows runs as in its scope.
             if node.args and not (isinstance(node.args[0], ast.Constant) and node.args[0].value is None):
                 self._enter_scope()
                 unit.owns_strategy = True
             return
-        if self.external:
+        if self.external and qualified:
             helper = next((q for q in qualified if q in self.external), None)
             if helper is not None:
                 site.callee = ImportedHelper(helper)
                 return
-        if any(q in CHECKPOINTS for q in qualified):
+        if role == "checkpoint":
             return  # what its arguments read counts as exported, not trained (see _call)
         if isinstance(func, ast.Attribute):
             self._method_call(site, func, qualified)
