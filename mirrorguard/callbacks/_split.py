@@ -21,6 +21,33 @@ def greedy_split(global_batch: int, replicas: int) -> list[int]:
     return rows
 
 
+def infer_split(replicas: int, first: int, index: int, rows: int) -> list[int] | None:
+    """The whole greedy split from replica 0's rows and the first replica (`index`) that differs.
+
+    Greedy splitting gives `first` rows to every replica before `index`, `rows` to
+    it and none after it; None when the numbers cannot come from such a split.
+    """
+    if not 0 < index < replicas or rows >= first:
+        return None
+    split = [first] * index + [rows] + [0] * (replicas - index - 1)
+    return split if greedy_split(sum(split), replicas) == split else None
+
+
+def rows_phrase(split) -> str:
+    """ "a global batch of 33 rows over 2 replicas: 17 and 16" """
+    rows = [str(r) for r in split]
+    listed = rows[0] if len(rows) == 1 else f"{', '.join(rows[:-1])} and {rows[-1]}"
+    return f"a global batch of {sum(split)} rows over {len(rows)} replicas: {listed}"
+
+
+def even_sizes(global_batch: int, replicas: int) -> str:
+    """The nearest global batch sizes that split evenly: "16 x 2 = 32 or 17 x 2 = 34"."""
+    below = global_batch // replicas
+    above = -(-global_batch // replicas)
+    sizes = f"{below} x {replicas} = {below * replicas} or " if below else ""
+    return sizes + f"{above} x {replicas} = {above * replicas}"
+
+
 def is_even(split: list[int]) -> bool:
     return bool(split) and split[0] > 0 and all(rows == split[0] for rows in split)
 

@@ -251,6 +251,20 @@ def ex_backbone_outside(r):
     r.explained(program)
 
 
+@scenario(multiworker=())
+def ex_layer_built_outside(r):
+    # A layer built (called once) outside the scope, used by a model built inside it.
+    def program():
+        early = keras.layers.Dense(3, name="early")
+        early(tf.zeros((1, FEATURES)))
+        with STRATEGY.scope():
+            model = keras.Sequential([keras.Input((FEATURES,)), early, keras.layers.Dense(1, name="late")])
+            model.compile(optimizer="adam", loss="mse")
+        r.fit(model, X, Y, batch_size=B)
+
+    r.explained(program)
+
+
 @scenario(multiworker=(), flavours=("keras3",))
 def ex_compile_outside_keras3(r):
     def program():
@@ -632,6 +646,7 @@ class Run:
         self.result["error"] = type(error).__name__
         self.result["message"] = str(error)
         self.result["cause"] = type(error.__cause__).__name__ if error.__cause__ else None
+        self.result["cause_message"] = str(error.__cause__) if error.__cause__ else None
         for attr in ("variables", "global_batch_size", "num_replicas", "split", "step", "epoch"):
             if hasattr(error, attr):
                 value = getattr(error, attr)

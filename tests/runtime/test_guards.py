@@ -172,6 +172,17 @@ def test_explains_backbone_built_outside(scenarios):
     assert result["cause"] == "ValueError"
 
 
+@setups(MIRRORED)
+def test_explains_a_layer_built_outside_by_name(scenarios, setup):
+    [(_, result)] = observed(scenarios, "ex_layer_built_outside")
+    assert result["error"] == "NotMirroredError", explain(result)
+    assert result["cause"] == "ValueError"
+    assert result["attrs"]["variables"] == ["early/kernel"]
+    assert result["message"].startswith("The variable `early/kernel` (layer `early`) was created outside")
+    # TensorFlow's own message follows, without the variable's values.
+    assert "Original error: ValueError: " in result["message"] and "numpy=" not in result["message"]
+
+
 @setups([s for s in MIRRORED if s[0] == "keras3"])
 def test_explains_keras3_compile_outside(scenarios):
     [(_, result)] = observed(scenarios, "ex_compile_outside_keras3")
@@ -229,10 +240,14 @@ def test_uneven_first_batch(scenarios, setup):
             assert result["error"] == "UnevenBatchError", explain(result)
             assert result["cause"] == "InvalidArgumentError"
             assert result["steps"] == 0
-            # TF names the first replica and the first one that differs from it.
-            first, other = result["attrs"]["split"]
+            # From AddN's inputs: replica 0's rows, the first that differs, and their count.
             split = greedy(info["B"] + 1, info["replicas"])
-            assert first == split[0] and other in split[1:] and other != first
+            attrs = result["attrs"]
+            assert (attrs["global_batch_size"], attrs["num_replicas"], attrs["split"]) == (
+                info["B"] + 1, info["replicas"], split)
+            rows = ", ".join(map(str, split[:-1])) + f" and {split[-1]}"
+            assert f"a global batch of {info['B'] + 1} rows over {info['replicas']} replicas: {rows}" in result["message"]
+            assert "[Op:AddN]" in result["message"]  # the original is quoted
         else:
             assert_uneven(result, step=0, global_batch=info["B"] + 1, replicas=info["replicas"])
             assert result["steps"] == 1
