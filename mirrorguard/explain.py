@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from mirrorguard.callbacks._split import even_sizes, infer_split, rows_phrase
+from mirrorguard.callbacks._split import Record, Source, even_sizes, infer_split, remainder_fix, rows_phrase
 from mirrorguard.errors import LossReductionError, MirrorGuardError, NotMirroredError, UnevenBatchError
 
 __all__ = ["explain_errors"]
@@ -49,8 +49,9 @@ class _Rule:
 
     types: tuple[str, ...]
     pattern: re.Pattern[str]
-    build: Callable[[re.Match[str], str], MirrorGuardError | None]
+    build: Callable[..., MirrorGuardError | None]
     needs_replicas: bool = False
+    needs_input: bool = False  # build() also takes what fit() was given
 
 
 def _fixed(error_class, cause: str, fix: str = _SCOPE_FIX):
@@ -79,7 +80,7 @@ def _variables_outside(what: str, fix: str = _LAYER_FIX):
     return build
 
 
-def _uneven_first_batch(match: re.Match[str], _message: str) -> MirrorGuardError | None:
+def _uneven_first_batch(match: re.Match[str], _message: str, source: Source) -> MirrorGuardError | None:
     first = [int(d) for d in match.group("a").split(",") if d]
     other = [int(d) for d in match.group("b").split(",") if d]
     # AddN also fails for unrelated shape bugs; only a mismatch in the batch
@@ -94,12 +95,13 @@ def _uneven_first_batch(match: re.Match[str], _message: str) -> MirrorGuardError
     else:  # the replica count is not in the message: say what is known
         what = f"one replica received {first[0]} rows and another {other[0]}"
         sizes = ""
+    remainder = remainder_fix(source, Record(0, tuple(split or (first[0], other[0]))))
     error = UnevenBatchError(
         f"The global batch does not split evenly across the replicas: {what}, and Keras "
         f"fails when it combines the replicas' first batch. Fix: make the global batch "
         f"size a multiple of the replica count, e.g. `batch_size = per_replica_batch * "
-        f"strategy.num_replicas_in_sync`{sizes}, and batch datasets with "
-        f"`drop_remainder=True` if the last batch may be partial."
+        f"strategy.num_replicas_in_sync`{sizes}; if this is the data's short last batch "
+        f"(shuffled to the front, say), {remainder}."
     )
     if split is not None:
         error.global_batch_size, error.num_replicas, error.split = sum(split), replicas, tuple(split)
@@ -219,6 +221,7 @@ _RULES: tuple[_Rule, ...] = (
         ),
         _uneven_first_batch,
         needs_replicas=True,
+        needs_input=True,
     ),
 )
 
@@ -268,6 +271,30 @@ def replicas_in_play(traceback) -> int:
     return most
 
 
+def fit_input(traceback) -> Source:
+    """What the failing `fit()` was given, from Keras' error handler frame (by type name only)."""
+    while traceback is not None:
+        local = traceback.tb_frame.f_locals
+        function = local.get("fn")
+        if getattr(function, "__name__", "") == "fit":
+            args, kwargs = tuple(local.get("args") or ()), local.get("kwargs") or {}
+            if args and getattr(function, "__self__", None) is None:
+                args = args[1:]  # the unbound method: args[0] is the model
+            x = args[0] if args else kwargs.get("x")
+            names = {cls.__name__ for cls in type(x).__mro__}
+            if "DatasetV2" in names:
+                return Source("dataset")
+            if names & {"PyDataset", "Sequence"}:
+                return Source("pydataset", "one")
+            if "generator" in names:
+                return Source("generator")
+            if "ndarray" in names or "EagerTensor" in names:
+                return Source("arrays", rows=len(x))
+            return Source()
+        traceback = traceback.tb_next
+    return Source()
+
+
 def _original(error: BaseException) -> str:
     text = _ARRAY.sub("", str(error)).strip()
     return f"Original error: {type(error).__name__}: {text}"
@@ -287,7 +314,10 @@ def translate(error: BaseException) -> MirrorGuardError | None:
             continue
         if rule.needs_replicas and replicas_in_play(error.__traceback__) < 2:
             continue
-        explained = rule.build(match, message)
+        if rule.needs_input:
+            explained = rule.build(match, message, fit_input(error.__traceback__))
+        else:
+            explained = rule.build(match, message)
         if explained is not None:
             explained.args = (f"{explained.args[0]}\n\n{_original(error)}",)
             return explained

@@ -104,6 +104,7 @@ KNOWN = {
     ),
 }
 
+
 def uneven_addn():
     """A fresh error each time: a raised exception keeps the frames it went through."""
     return InvalidArgumentError(
@@ -111,6 +112,7 @@ def uneven_addn():
         "Inputs to operation AddN of type AddN must have the same size and shape.  "
         "Input 0: [17,20] != input 1: [16,20] [Op:AddN] name: "
     )
+
 
 UNRELATED = {
     "plain_runtime_error": RuntimeError("CUDA out of memory"),
