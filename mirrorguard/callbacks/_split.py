@@ -38,7 +38,8 @@ def rows_phrase(split) -> str:
     rows = [str(r) for r in split]
     listed = rows[0] if len(rows) == 1 else f"{', '.join(rows[:-1])} and {rows[-1]}"
     replicas = "1 replica" if len(rows) == 1 else f"{len(rows)} replicas"
-    return f"a global batch of {sum(split)} rows over {replicas}: {listed}"
+    rows_word = "row" if sum(split) == 1 else "rows"
+    return f"a global batch of {sum(split)} {rows_word} over {replicas}: {listed}"
 
 
 def even_sizes(global_batch: int, replicas: int) -> str:

@@ -463,14 +463,14 @@ def xla_multi_replica_plain_keras(r):
 # Which batch is partial ---------------------------------------------------------------
 
 
-@scenario(multiworker=())
+@scenario(multiworker=(), replicas=(2,))
 def ev_repeat_uneven_on_last_step(r):
     # A repeated dataset has no partial batch, even on the epoch's last step.
     model = in_scope()
     r.fit(model, batches([B, B, B, B + 1]).repeat(), steps_per_epoch=4, epochs=2, callbacks=[AssertEvenBatchSplit()])
 
 
-@scenario(multiworker=())
+@scenario(multiworker=(), replicas=(2,))
 def ev_steps_per_epoch_ends_before_data(r):
     model = in_scope()
     r.fit(model, batches([B, B, B, B + 1, B, B]), steps_per_epoch=4, epochs=1, callbacks=[AssertEvenBatchSplit()])
@@ -493,14 +493,14 @@ def remainder_pydataset(sizes):
     return Batches()
 
 
-@scenario(multiworker=())
+@scenario(multiworker=(), replicas=(2,))
 def ev_pydataset_remainder_mid_epoch(r):
     # Where fit()'s shuffling may put it: the short remainder at step 1 (shuffle=False pins it).
     model = in_scope()
     r.fit(model, remainder_pydataset([B, 1, B, B]), shuffle=False, epochs=2, callbacks=[AssertEvenBatchSplit()])
 
 
-@scenario(multiworker=())
+@scenario(multiworker=(), replicas=(2,))
 def ev_pydataset_remainder_shuffled(r):
     # The same data shuffled by fit(), with the remainder kept off the first step
     # (Keras 3 reduces the first batch before any callback: see ev_first_batch_uneven).
@@ -509,19 +509,19 @@ def ev_pydataset_remainder_shuffled(r):
     r.fit(model, remainder_pydataset([B, B, B, B, 1]), epochs=3, callbacks=[AssertEvenBatchSplit()])
 
 
-@scenario(multiworker=())
+@scenario(multiworker=(), replicas=(2,))
 def ev_pydataset_two_short_batches(r):
     model = in_scope()
     r.fit(model, remainder_pydataset([B, 1, B, 1]), shuffle=False, callbacks=[AssertEvenBatchSplit()])
 
 
-@scenario(multiworker=())
+@scenario(multiworker=(), replicas=(2,))
 def ev_arrays_partial_advice(r):
     model = in_scope()
     r.fit(model, X[: 3 * B + 1], Y[: 3 * B + 1], batch_size=B, callbacks=[AssertEvenBatchSplit(partial_batch="raise")])
 
 
-@scenario(multiworker=(), flavours=("keras3",))
+@scenario(multiworker=(), replicas=(2,), flavours=("keras3",))
 def ev_keras3_pydataset_remainder_first(r):
     # Keras 3 fails on a short first batch before any callback; the explanation fits the input.
     model = in_scope()
