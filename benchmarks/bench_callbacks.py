@@ -2,15 +2,18 @@
 
     TF_USE_LEGACY_KERAS=0 python benchmarks/bench_callbacks.py --replicas 2 --rounds 7
 
-Two identical models train under one MirroredStrategy on logical CPU devices (or
-the GPUs, with --gpus). Each round times one epoch of the plain model and one of
-the guarded model, in alternating order so that drift (thermal, other load)
-hits both alike.
+Three identical models train under one MirroredStrategy on logical CPU devices
+(or the GPUs, with --gpus): two plain, one guarded. Each round fits each of them,
+in an order that rotates from round to round so that drift (thermal, other load)
+hits all alike. The plain/plain ratio is the control: it shows how much the
+machine's noise alone moves a ratio.
 Within each fit() the epochs after the first are timed with an epoch-level
 callback, keeping each fit()'s fastest (load on a shared machine only adds
 time); the report is the median over rounds of guarded / plain epoch time
-(target: under 1.01), and apart from it the first epoch of each fit(), which
-carries the guards' one retrace per fit().
+(target: under 1.01) beside the control's, and apart from it the first epoch of
+each fit(), which carries the guards' one retrace per fit(). Last, the cost of
+one `mirrorguard.assert_mirrored(strategy, model, optimizer, checkpoint)` call
+beside one training step, for custom loops that call it every N steps.
 """
 
 from __future__ import annotations
@@ -65,7 +68,7 @@ def main(argv=None) -> int:
             m.compile(optimizer="adam", loss="mse")
         return m
 
-    plain, guarded = model(), model()
+    plain, control, guarded = model(), model(), model()
 
     class EpochTimer(keras.callbacks.Callback):
         # Epoch hooks only: batch hooks would turn off Keras 3's async dispatch.
@@ -87,26 +90,47 @@ def main(argv=None) -> int:
         # The fastest later epoch: background load only ever adds time.
         return timer.times[0], min(timer.times[1:])
 
-    ratios, first_plain, first_guarded = [], [], []
+    ratios, controls, first_plain, first_guarded, plain_epochs = [], [], [], [], []
     for index in range(args.rounds):
-        order = [("plain", plain, []), ("guarded", guarded, [AssertMirroredVariables(strategy), AssertEvenBatchSplit()])]
-        if index % 2:
-            order.reverse()
+        order = [
+            ("plain", plain, []),
+            ("control", control, []),
+            ("guarded", guarded, [AssertMirroredVariables(strategy), AssertEvenBatchSplit()]),
+        ]
+        order = order[index % 3 :] + order[: index % 3]
         times = {name: run(m, guards) for name, m, guards in order}
         ratios.append(times["guarded"][1] / times["plain"][1])
+        controls.append(times["control"][1] / times["plain"][1])
         first_plain.append(times["plain"][0])
+        plain_epochs.append(times["plain"][1])
         first_guarded.append(times["guarded"][0])
         print(
-            f"round {index}: epoch plain {times['plain'][1]:.3f}s guarded {times['guarded'][1]:.3f}s "
-            f"ratio {ratios[-1]:.4f}; first epoch plain {times['plain'][0]:.3f}s guarded {times['guarded'][0]:.3f}s"
+            f"round {index}: epoch plain {times['plain'][1]:.3f}s control {times['control'][1]:.3f}s "
+            f"guarded {times['guarded'][1]:.3f}s; guarded/plain {ratios[-1]:.4f}, control/plain {controls[-1]:.4f}"
         )
     flavour = "tf-keras" if os.environ.get("TF_USE_LEGACY_KERAS") == "1" else "Keras 3"
-    median = statistics.median(ratios)
+    median, noise = statistics.median(ratios), statistics.median(controls)
     print(
         f"{flavour}, {strategy.num_replicas_in_sync} replicas on {', '.join(devices)}, {args.steps} steps/epoch: "
-        f"median guarded/plain epoch time {median:.4f} ({(median - 1) * 100:+.2f} %); "
-        f"first epoch of each fit() (trace included) {statistics.median(first_plain):.3f}s plain, "
-        f"{statistics.median(first_guarded):.3f}s guarded"
+        f"median guarded/plain epoch time {median:.4f} ({(median - 1) * 100:+.2f} %, rounds "
+        f"{min(ratios):.3f}-{max(ratios):.3f}); control plain/plain {noise:.4f} (rounds "
+        f"{min(controls):.3f}-{max(controls):.3f}); first epoch of each fit() (trace included) "
+        f"{statistics.median(first_plain):.3f}s plain, {statistics.median(first_guarded):.3f}s guarded"
+    )
+
+    import mirrorguard
+
+    optimizer = plain.optimizer
+    checkpoint = tf.train.Checkpoint(model=plain, optimizer=optimizer)
+    calls = 200
+    started = time.perf_counter()
+    for _ in range(calls):
+        mirrorguard.assert_mirrored(strategy, plain, optimizer, checkpoint)
+    per_call = (time.perf_counter() - started) / calls
+    step = statistics.median(plain_epochs) / args.steps
+    print(
+        f"assert_mirrored(strategy, model, optimizer, checkpoint) over {len(plain.weights)} weights: "
+        f"{per_call * 1e3:.2f} ms per call, {per_call / step:.2f} training steps ({step * 1e3:.2f} ms each)"
     )
     return 0
 

@@ -6,11 +6,12 @@ Importing this package never imports TensorFlow or Keras; the runtime guards in
 
 from __future__ import annotations
 
-from mirrorguard.errors import MirrorGuardError, NotMirroredError, UnevenBatchError
+from mirrorguard.errors import LossReductionError, MirrorGuardError, NotMirroredError, UnevenBatchError
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "LossReductionError",
     "MirrorGuardError",
     "NotMirroredError",
     "UnevenBatchError",

@@ -15,8 +15,9 @@ class NotMirroredError(MirrorGuardError):
     """Model or optimizer variables are not distributed variables of the strategy.
 
     Attributes:
-        variables: paths of the offending variables, when known (the callback
-            fills it; errors translated by `explain_errors` leave it empty).
+        variables: paths of the offending variables, when known (the guards
+            list every one; errors translated by `explain_errors` hold the
+            names TensorFlow printed, often one or none).
     """
 
     variables: tuple[str, ...] = ()
@@ -39,3 +40,11 @@ class UnevenBatchError(MirrorGuardError):
     split: tuple[int, ...] = ()
     step: int | None = None
     epoch: int | None = None
+
+
+class LossReductionError(MirrorGuardError):
+    """A loss is reduced per replica where it must be averaged over the global batch.
+
+    Raised by `explain_errors` for tf-keras' refusal of a loss object with its
+    default reduction inside a replica function.
+    """

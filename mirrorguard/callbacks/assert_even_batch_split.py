@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 import tensorflow as tf
 
 from mirrorguard.callbacks import _hooks, _split
@@ -22,6 +24,57 @@ def _rows(data):
             continue
         return tf.shape(leaf, out_type=tf.int32)[0]
     return None
+
+
+_BUFFER = 1024  # steps recorded per replica under XLA between two host reads
+
+
+def _in_xla() -> bool:
+    """Whether the step being traced is compiled by XLA (`jit_compile=True`)."""
+    from tensorflow.python.ops import control_flow_util
+
+    return control_flow_util.GraphOrParentsInXlaContext(tf.compat.v1.get_default_graph())
+
+
+def _first_leaf(x):
+    leaves = [leaf for leaf in tf.nest.flatten(x) if leaf is not None]
+    return leaves[0] if leaves else None
+
+
+def _no_remainder(steps) -> str:
+    return f"`steps_per_epoch={steps}` ends epochs apart from the data's end, so this is not its partial last batch."
+
+
+def _source(arguments) -> _split.Source:
+    """Where fit()'s data leaves its remainder, from fit()'s own arguments."""
+    if arguments is None:
+        return _split.Source()
+    x = arguments.get("x")
+    steps = arguments.get("steps_per_epoch")
+    names = {cls.__name__ for cls in type(x).__mro__}
+    if isinstance(x, tf.data.Dataset):
+        batches = int(x.cardinality())
+        if batches == tf.data.INFINITE_CARDINALITY:
+            repeats = "The dataset repeats, so this is not a partial batch at the end of the data."
+            return _split.Source("dataset", "none", reason=repeats)
+        if steps is not None and steps != batches:
+            return _split.Source("dataset", "none", reason=_no_remainder(steps))
+        return _split.Source("dataset", "last")
+    if names & {"PyDataset", "Sequence"} and hasattr(x, "__getitem__"):
+        return _split.Source("pydataset", "one")
+    if inspect.isgenerator(x) or (hasattr(x, "__next__") and not hasattr(x, "__len__")):
+        if steps is not None:
+            return _split.Source("generator", "none", reason=_no_remainder(steps))
+        return _split.Source("generator", "last")
+    leaf = _first_leaf(x)
+    shape = getattr(leaf, "shape", None)
+    if shape is not None and len(shape) > 0 and shape[0] is not None:
+        rows = int(shape[0])
+        batch_size = arguments.get("batch_size") or 32
+        if steps is not None and steps != -(-rows // batch_size):
+            return _split.Source("arrays", "none", rows, reason=_no_remainder(steps))
+        return _split.Source("arrays", "last", rows)
+    return _split.Source()
 
 
 def _host(strategy) -> str:
@@ -82,6 +135,13 @@ class AssertEvenBatchSplit(Callback, _hooks.StepHook):
         self._judge = _split.Judge()
         self._warned: set = set()
         self._active = False
+        self._source = _split.Source()
+        self._buffer = None  # per-replica rows of recent steps, under XLA
+        self._largest = None  # largest global batch so far, for PyDataset input
+        self._xla = False
+        self._read_upto = 0  # under XLA: steps before this one have been read
+        self._buffer_largest = None
+        self._calls_since_read = 0
 
     def set_model(self, model):
         super().set_model(model)
@@ -89,28 +149,64 @@ class AssertEvenBatchSplit(Callback, _hooks.StepHook):
         self._active = strategy.num_replicas_in_sync > 1 and not isinstance(
             strategy, (tf.distribute.TPUStrategy, tf.distribute.experimental.TPUStrategy)
         )
-        if self._active:
+        if self._active or getattr(self, "_check_single_replica", False):
+            self._active = True
             _hooks.install(model, self)
 
     def on_train_begin(self, logs=None):
         self._records = []
         self._warned = set()
-        if self._active:
-            _hooks.wrap_train_function(self.model)
+        self._xla = False
+        if not self._active:
+            return
+        self._source = _source(_hooks.fit_arguments(self.model))
+        self._largest = None
+        if self._source.remainder == "one":
+            with tf.device(_host(self.model.distribute_strategy)):
+                self._largest = tf.Variable(0, trainable=False, name="mirrorguard_largest_batch")
+        self._buffer = None
+        if getattr(self.model, "jit_compile", False) is True:
+            # XLA cannot call back into Python: the compiled step writes each
+            # replica's rows into a variable that the host reads now and then.
+            with self.model.distribute_strategy.scope():
+                self._buffer = tf.Variable(
+                    tf.zeros([_BUFFER], tf.int32),
+                    trainable=False,
+                    synchronization=tf.VariableSynchronization.ON_READ,
+                    aggregation=tf.VariableAggregation.NONE,
+                    name="mirrorguard_rows",
+                )
+        self._read_upto = self._iterations()
+        self._calls_since_read = 0
+        self._buffer_largest = None
+        _hooks.wrap_train_function(self.model)
 
     def on_epoch_begin(self, epoch, logs=None):
         if self._active:
             steps = (self.params or {}).get("steps")
-            self._judge.start_epoch(epoch, self._iterations(), steps)
+            self._judge.start_epoch(epoch, self._iterations(), steps, self._source.remainder)
 
     def on_epoch_end(self, epoch, logs=None):
         if self._active:
-            self._act(self._judge.end_epoch(self._drain()))
+            records = self._drain(final=True)
+            largest = int(self._largest.numpy()) if self._largest is not None else None
+            if self._xla and self._source.remainder == "one":
+                largest = self._buffer_largest
+            self._act(self._judge.end_epoch(records, largest))
 
     def on_train_end(self, logs=None):
         _hooks.uninstall(self.model, self)
 
+    def on_test_begin(self, logs=None):
+        if not _hooks.is_live(self.model):  # evaluate() on its own: nothing to guard
+            _hooks.uninstall(self.model, self)
+
+    def on_predict_begin(self, logs=None):
+        if not _hooks.is_live(self.model):
+            _hooks.uninstall(self.model, self)
+
     def after_call(self, model):
+        self._calls_since_read += 1
         self._act(self._judge.after_call(self._drain()))
 
     # Graph side: runs in replica context while Keras traces the train step.
@@ -119,6 +215,13 @@ class AssertEvenBatchSplit(Callback, _hooks.StepHook):
         context = tf.distribute.get_replica_context()
         rows = _rows(data)
         if context is None or rows is None:
+            return
+        if _in_xla():
+            self._xla = True
+            if self._buffer is not None:
+                # Only ops XLA compiles: each replica writes its rows for this step.
+                slot = tf.reshape(tf.cast(tf_variable(model.optimizer.iterations) % _BUFFER, tf.int32), [1, 1])
+                self._buffer.assign(tf.tensor_scatter_nd_update(self._buffer.read_value(), slot, tf.reshape(rows, [1])))
             return
         strategy = context.strategy
         replicas = strategy.num_replicas_in_sync
@@ -138,14 +241,22 @@ class AssertEvenBatchSplit(Callback, _hooks.StepHook):
             split = tf.identity(values[0]) if gathered else tf.stack(values)
             even = tf.logical_and(split[0] > 0, tf.reduce_all(tf.equal(split, split[0])))
             step = tf.cast(tf_variable(self.model.optimizer.iterations), tf.int64)
+            if self._largest is not None:
+                # A PyDataset's remainder is told apart by being shorter than the rest.
+                largest = self._largest.assign(tf.maximum(self._largest, tf.reduce_sum(split)))
+            else:
+                largest = tf.constant(-1)
             tf.cond(
                 even,
                 lambda: tf.constant(0),
-                lambda: tf.py_function(self._record, [split, step], Tout=tf.int32),
+                lambda: tf.py_function(self._record, [split, step, largest], Tout=tf.int32),
             )
 
-    def _record(self, split, step):
-        self._records.append(_split.Record(int(step), tuple(int(r) for r in split.numpy())))
+    def _record(self, split, step, largest):
+        largest = int(largest)
+        self._records.append(
+            _split.Record(int(step), tuple(int(r) for r in split.numpy()), largest if largest >= 0 else None)
+        )
         return 0
 
     # Host side.
@@ -154,8 +265,35 @@ class AssertEvenBatchSplit(Callback, _hooks.StepHook):
         # Once per epoch; Keras has just synchronised to report the last epoch.
         return int(tf_variable(self.model.optimizer.iterations).numpy())
 
-    def _drain(self) -> list[_split.Record]:
+    def _drain(self, final=False) -> list[_split.Record]:
+        if self._xla and self._buffer is not None:
+            # Reading the buffer waits for the device: at an epoch's end, or
+            # before it can wrap around.
+            if final or self._calls_since_read * self._steps_per_call() >= _BUFFER // 2:
+                self._records.extend(self._read_buffer())
         records, self._records = self._records, []
+        return records
+
+    def _steps_per_call(self) -> int:
+        steps = getattr(self.model, "steps_per_execution", None)
+        if steps is None:
+            steps = getattr(self.model, "_steps_per_execution", 1)
+        value = getattr(steps, "numpy", lambda: steps)()
+        return max(1, int(value))
+
+    def _read_buffer(self) -> list[_split.Record]:
+        upto = self._iterations()
+        columns = [v.numpy() for v in self.model.distribute_strategy.experimental_local_results(self._buffer)]
+        steps = range(max(self._read_upto, upto - _BUFFER), upto)
+        splits = [(step, tuple(int(column[step % _BUFFER]) for column in columns)) for step in steps]
+        self._buffer_largest = max([self._buffer_largest or 0, *(sum(split) for _, split in splits)])
+        records = [
+            _split.Record(step, split, self._buffer_largest if self._source.remainder == "one" else None)
+            for step, split in splits
+            if not _split.is_even(list(split))
+        ]
+        self._read_upto = upto
+        self._calls_since_read = 0
         return records
 
     def _act(self, verdicts):
@@ -163,10 +301,10 @@ class AssertEvenBatchSplit(Callback, _hooks.StepHook):
             if verdict.partial:
                 if self.partial_batch == "ignore":
                     continue
-                message = _split.partial_message(verdict.record, verdict.epoch, verdict.batch)
+                message = _split.partial_message(verdict.record, verdict.epoch, verdict.batch, self._source)
                 policy = self.on_failure if self.partial_batch == "raise" else "warn"
             else:
-                message = _split.uneven_message(verdict.record, verdict.epoch, verdict.batch)
+                message = _split.uneven_message(verdict.record, verdict.epoch, verdict.batch, self._source)
                 policy = self.on_failure
             error = UnevenBatchError(message)
             error.global_batch_size = verdict.record.global_batch

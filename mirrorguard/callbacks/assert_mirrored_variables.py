@@ -96,6 +96,14 @@ class AssertMirroredVariables(Callback, _hooks.StepHook):
     def on_train_end(self, logs=None):
         _hooks.uninstall(self.model, self)
 
+    def on_test_begin(self, logs=None):
+        if not _hooks.is_live(self.model):  # evaluate() on its own: nothing to guard
+            _hooks.uninstall(self.model, self)
+
+    def on_predict_begin(self, logs=None):
+        if not _hooks.is_live(self.model):
+            _hooks.uninstall(self.model, self)
+
     def _check_variables(self):
         strategy = self.model.distribute_strategy
         if is_default_strategy(strategy):

@@ -251,6 +251,20 @@ def ex_backbone_outside(r):
     r.explained(program)
 
 
+@scenario(multiworker=())
+def ex_layer_built_outside(r):
+    # A layer built (called once) outside the scope, used by a model built inside it.
+    def program():
+        early = keras.layers.Dense(3, name="early")
+        early(tf.zeros((1, FEATURES)))
+        with STRATEGY.scope():
+            model = keras.Sequential([keras.Input((FEATURES,)), early, keras.layers.Dense(1, name="late")])
+            model.compile(optimizer="adam", loss="mse")
+        r.fit(model, X, Y, batch_size=B)
+
+    r.explained(program)
+
+
 @scenario(multiworker=(), flavours=("keras3",))
 def ex_compile_outside_keras3(r):
     def program():
@@ -410,6 +424,186 @@ def ev_refit_restores_model(r):
     r.fit(model, batches([B, B + 1, B]), callbacks=[AssertEvenBatchSplit()])
 
 
+# XLA ------------------------------------------------------------------------------
+
+
+def _checked_on_one_replica():
+    # The split check is off on one replica (every split is even); switched on
+    # here so that its ops are compiled with the step, as on several GPUs.
+    guard = AssertEvenBatchSplit()
+    guard._check_single_replica = True
+    return guard
+
+
+@scenario(multiworker=(), replicas=(1,))
+def xla_guarded_fit(r):
+    model = in_scope(jit_compile=True)
+    guard = _checked_on_one_replica()
+    r.fit(model, X[:40], Y[:40], batch_size=8, epochs=2, callbacks=[AssertMirroredVariables(STRATEGY), guard])
+    rows = [int(v) for v in guard._buffer.values[0].numpy()[:10]] if guard._buffer is not None else None
+    r.note(jit_compile=model.jit_compile, compiled_check=guard._xla, rows_recorded=rows)
+
+
+@scenario(multiworker=(), replicas=(1,))
+def xla_guarded_fit_zero_rows(r):
+    # A batch of 0 rows, the one uneven split a single replica can get, found under XLA.
+    empty = tf.data.Dataset.from_tensors((X[:0], Y[:0]))
+    dataset = batches([8, 8]).concatenate(empty).concatenate(batches([8]))
+    model = in_scope(jit_compile=True)
+    r.fit(model, dataset, epochs=1, callbacks=[_checked_on_one_replica()])
+
+
+@scenario(multiworker=(), replicas=(2,))
+def xla_multi_replica_plain_keras(r):
+    # Without mirrorguard: records whether this TF can jit_compile a step over
+    # several logical CPU devices at all (it cannot in TF 2.21).
+    r.fit(in_scope(jit_compile=True), X, Y, batch_size=B)
+
+
+# Which batch is partial ---------------------------------------------------------------
+
+
+@scenario(multiworker=(), replicas=(2,))
+def ev_repeat_uneven_on_last_step(r):
+    # A repeated dataset has no partial batch, even on the epoch's last step.
+    model = in_scope()
+    r.fit(model, batches([B, B, B, B + 1]).repeat(), steps_per_epoch=4, epochs=2, callbacks=[AssertEvenBatchSplit()])
+
+
+@scenario(multiworker=(), replicas=(2,))
+def ev_steps_per_epoch_ends_before_data(r):
+    model = in_scope()
+    r.fit(model, batches([B, B, B, B + 1, B, B]), steps_per_epoch=4, epochs=1, callbacks=[AssertEvenBatchSplit()])
+
+
+def remainder_pydataset(sizes):
+    base = getattr(keras.utils, "PyDataset", None) or keras.utils.Sequence
+
+    class Batches(base):
+        def __init__(self):
+            super().__init__()
+
+        def __len__(self):
+            return len(sizes)
+
+        def __getitem__(self, index):
+            start = sum(sizes[:index])
+            return X[start : start + sizes[index]], Y[start : start + sizes[index]]
+
+    return Batches()
+
+
+@scenario(multiworker=(), replicas=(2,))
+def ev_pydataset_remainder_mid_epoch(r):
+    # Where fit()'s shuffling may put it: the short remainder at step 1 (shuffle=False pins it).
+    model = in_scope()
+    r.fit(model, remainder_pydataset([B, 1, B, B]), shuffle=False, epochs=2, callbacks=[AssertEvenBatchSplit()])
+
+
+@scenario(multiworker=(), replicas=(2,))
+def ev_pydataset_remainder_shuffled(r):
+    # The same data shuffled by fit(), with the remainder kept off the first step
+    # (Keras 3 reduces the first batch before any callback: see ev_first_batch_uneven).
+    model = in_scope()
+    keras.utils.set_random_seed(1)
+    r.fit(model, remainder_pydataset([B, B, B, B, 1]), epochs=3, callbacks=[AssertEvenBatchSplit()])
+
+
+@scenario(multiworker=(), replicas=(2,))
+def ev_pydataset_two_short_batches(r):
+    model = in_scope()
+    r.fit(model, remainder_pydataset([B, 1, B, 1]), shuffle=False, callbacks=[AssertEvenBatchSplit()])
+
+
+@scenario(multiworker=(), replicas=(2,))
+def ev_arrays_partial_advice(r):
+    model = in_scope()
+    r.fit(model, X[: 3 * B + 1], Y[: 3 * B + 1], batch_size=B, callbacks=[AssertEvenBatchSplit(partial_batch="raise")])
+
+
+@scenario(multiworker=(), replicas=(2,), flavours=("keras3",))
+def ev_keras3_pydataset_remainder_first(r):
+    # Keras 3 fails on a short first batch before any callback; the explanation fits the input.
+    model = in_scope()
+    r.explained(lambda: r.fit(model, remainder_pydataset([1, B, B]), shuffle=False), model=model)
+
+
+# Lifecycle ---------------------------------------------------------------------------
+
+
+def _traced(function, depth=0):
+    """The tf.function behind Keras' train function (Keras 3 wraps it in a Python function)."""
+    if hasattr(function, "_list_all_concrete_functions") or depth > 3:
+        return function
+    for cell in getattr(function, "__closure__", None) or ():
+        try:
+            found = _traced(cell.cell_contents, depth + 1)
+        except ValueError:  # an empty cell
+            continue
+        if hasattr(found, "_list_all_concrete_functions"):
+            return found
+    return function
+
+
+def op_types(model):
+    """The op types of the model's traced train function, with those of the functions it calls."""
+    function = _traced(model.train_function)
+    concrete = function._list_all_concrete_functions()  # noqa: SLF001 - the traced graphs
+    graph_def = concrete[0].graph.as_graph_def()
+    ops = [node.op for node in graph_def.node]
+    for library_function in graph_def.library.function:
+        ops += [node.op for node in library_function.node_def]
+    return sorted(ops)
+
+
+class StopAfterFirstEpoch(keras.callbacks.Callback):
+    def __init__(self, error):
+        super().__init__()
+        self.error = error
+
+    def on_epoch_end(self, epoch, logs=None):
+        raise self.error
+
+
+def _plain_ops(model):
+    model.fit(X, Y, batch_size=B, verbose=0)
+    return op_types(model)
+
+
+@scenario(multiworker=(), replicas=(2,))
+def lc_ways_out(r):
+    # After each way out of a guarded run, an unguarded fit() traces what plain Keras traces.
+    model = in_scope()
+    plain = _plain_ops(model)
+    guards = lambda: [AssertMirroredVariables(STRATEGY), AssertEvenBatchSplit()]  # noqa: E731
+    outcomes = {}
+
+    def way_out(name, run):
+        try:
+            run()
+            outcomes[name] = "returned"
+        except BaseException as error:  # noqa: BLE001 - KeyboardInterrupt included, on purpose
+            outcomes[name] = type(error).__name__
+        after = _plain_ops(model)
+        r.note(**{f"{name}_same_ops": after == plain, f"{name}_step_restored": "train_step" not in vars(model)})
+
+    way_out("normal_end", lambda: model.fit(X, Y, batch_size=B, verbose=0, callbacks=guards()))
+    way_out("guard_error", lambda: model.fit(batches([B, B + 1, B]), verbose=0, callbacks=guards()))
+    way_out("keyboard_interrupt", lambda: model.fit(
+        X, Y, batch_size=B, epochs=2, verbose=0, callbacks=[*guards(), StopAfterFirstEpoch(KeyboardInterrupt())]))
+    way_out("callback_error", lambda: model.fit(
+        X, Y, batch_size=B, epochs=2, verbose=0, callbacks=[*guards(), StopAfterFirstEpoch(ValueError("boom"))]))
+
+    def failing_data():
+        yield X[:B], Y[:B]
+        raise KeyboardInterrupt
+
+    way_out("interrupt_in_step", lambda: model.fit(failing_data(), steps_per_epoch=3, verbose=0, callbacks=guards()))
+    way_out("evaluate", lambda: model.evaluate(X, Y, batch_size=B, verbose=0, callbacks=guards()))
+    way_out("predict", lambda: model.predict(X, batch_size=B, verbose=0, callbacks=guards()))
+    r.note(outcomes=outcomes, plain_ops=len(plain))
+
+
 @scenario(multiworker=(), replicas=(1,))
 def ev_single_replica_inactive(r):
     model = compiled()
@@ -564,7 +758,8 @@ def one_sgd_step(loss_of):
         model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1, use_bias=False, kernel_initializer="ones")])
         optimizer = keras.optimizers.SGD(1.0)
         optimizer.build(model.trainable_variables)
-    dataset = tf.data.Dataset.from_tensor_slices((np.ones((global_batch, 1), "float32"), np.zeros((global_batch, 1), "float32")))
+    ones, zeros = np.ones((global_batch, 1), "float32"), np.zeros((global_batch, 1), "float32")
+    dataset = tf.data.Dataset.from_tensor_slices((ones, zeros))
 
     @tf.function
     def train_step(x, y):
@@ -632,6 +827,7 @@ class Run:
         self.result["error"] = type(error).__name__
         self.result["message"] = str(error)
         self.result["cause"] = type(error.__cause__).__name__ if error.__cause__ else None
+        self.result["cause_message"] = str(error.__cause__) if error.__cause__ else None
         for attr in ("variables", "global_batch_size", "num_replicas", "split", "step", "epoch"):
             if hasattr(error, attr):
                 value = getattr(error, attr)

@@ -20,7 +20,7 @@ import pytest
 RUNNER = Path(__file__).with_name("_scenarios.py")
 REPO = Path(__file__).resolve().parents[2]
 PREFIX = "MG-RESULTS "
-TIMEOUT = 300
+TIMEOUT = 900  # a guard against hangs: a loaded 2-core machine needs minutes per set-up
 
 FLAVOURS = ("keras3", "tfkeras")
 # (flavour, replicas) with replicas an int for MirroredStrategy on logical CPUs,

@@ -93,3 +93,18 @@ def test_per_replica_mean_loss_multiplies_the_update_by_the_replica_count(scenar
     [(_, result)] = observed(scenarios, "mg301_loss_averaged_per_replica")
     replicas = setup[1]
     assert result["notes"]["weights"] == {"reduce_mean": 1.0 - 2 * replicas, "compute_average_loss": -1.0}
+
+
+@setups(CUSTOM)
+def test_default_loss_object_in_a_replica_function(scenarios, setup):
+    [(_, result)] = observed(scenarios, "mg301_loss_averaged_per_replica")
+    if setup[0] == "keras3":
+        # Keras 3 scales a default-reduction loss object for the replicas itself.
+        assert result["error"] is None, explain(result)
+        assert result["notes"]["loss_object"] == -1.0
+    else:
+        # tf-keras refuses it at trace time, even on one replica; explain_errors says why.
+        assert result["error"] == "LossReductionError", explain(result)
+        assert result["cause"] == "ValueError"
+        assert "Reduction.NONE" in result["message"] and "compute_average_loss" in result["message"]
+        assert "loss_object(y, p)" in result["message"]  # the user's line, from the original

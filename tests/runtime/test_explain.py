@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import traceback
@@ -9,16 +10,28 @@ import traceback
 import pytest
 
 import mirrorguard
-from mirrorguard import MirrorGuardError, NotMirroredError, UnevenBatchError
+from mirrorguard import LossReductionError, MirrorGuardError, NotMirroredError, UnevenBatchError
 
 
 class InvalidArgumentError(Exception):
     """Stands in for tf.errors.InvalidArgumentError: rules match by type name."""
 
 
+class StrategyBase:
+    """Stands in for a tf.distribute strategy: recognised by class name and module."""
+
+    __module__ = "tensorflow.python.distribute.distribute_lib"
+
+    def __init__(self, replicas):
+        self.num_replicas_in_sync = replicas
+
+
 STRAT = "<tensorflow.python.distribute.mirrored_strategy.MirroredStrategy object at 0x7f0>"
 DEFAULT = "<tensorflow.python.distribute.distribute_lib._DefaultDistributionStrategy object at 0x7f1>"
-VAR = "<tf.Variable 'dense/kernel:0' shape=(20, 1) dtype=float32, numpy=...>"
+VAR = (
+    "<tf.Variable 'dense/kernel:0' shape=(3, 1) dtype=float32, numpy=\narray([[ 0.2215324 ],\n"
+    "       [ 0.6197104 ],\n       [-0.76121336]], dtype=float32)>"
+)
 
 # The messages as TF 2.21, Keras 3.15 and tf-keras 2.21 build them.
 KNOWN = {
@@ -79,15 +92,27 @@ KNOWN = {
         ),
         NotMirroredError,
     ),
-    "keras3_uneven_first_batch": (
-        InvalidArgumentError(
-            "{{function_node __wrapped__AddN_N_2_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
-            "Inputs to operation AddN of type AddN must have the same size and shape.  "
-            "Input 0: [17,20] != input 1: [16,20] [Op:AddN] name: "
+    "tfkeras_loss_reduction": (
+        ValueError(
+            "in user code:\n\n    File \"train.py\", line 57, in replica_step  *\n        loss = loss_fn(y, p)\n"
+            "    ValueError: Please use `tf.keras.losses.Reduction.SUM` or `tf.keras.losses.Reduction.NONE` "
+            "for loss reduction when losses are used with `tf.distribute.Strategy`, except for specifying "
+            "losses in `Model.compile()` for use by the built-in training looop `Model.fit()`.\n"
+            "    Please see https://www.tensorflow.org/tutorials/distribute/custom_training for more details.\n"
         ),
-        UnevenBatchError,
+        LossReductionError,
     ),
 }
+
+
+def uneven_addn():
+    """A fresh error each time: a raised exception keeps the frames it went through."""
+    return InvalidArgumentError(
+        "{{function_node __wrapped__AddN_N_2_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+        "Inputs to operation AddN of type AddN must have the same size and shape.  "
+        "Input 0: [17,20] != input 1: [16,20] [Op:AddN] name: "
+    )
+
 
 UNRELATED = {
     "plain_runtime_error": RuntimeError("CUDA out of memory"),
@@ -103,6 +128,12 @@ def _raise(error):
     raise error
 
 
+def _parts(message):
+    head, original = message.split("\n\nOriginal error: ")
+    cause, fix = head.split(" Fix: ")
+    return cause, fix, original
+
+
 @pytest.mark.parametrize("name", sorted(KNOWN))
 def test_known_failures_are_explained(name):
     original, expected = KNOWN[name]
@@ -112,21 +143,83 @@ def test_known_failures_are_explained(name):
     explained = caught.value
     assert isinstance(explained, MirrorGuardError) and isinstance(explained, RuntimeError)
     assert explained.__cause__ is original
-    message = str(explained)
-    cause, fix = message.split(" Fix: ")
+    cause, fix, quoted = _parts(str(explained))
     assert cause.endswith(".") and fix.endswith(".")
-    assert ("scope" if expected is NotMirroredError else "batch") in message
-    assert "Fix:" not in cause
+    assert "scope" in cause or "replica" in cause
+    # The original is quoted whole, minus the variables' values.
+    assert quoted.startswith(f"{type(original).__name__}: ")
+    assert "numpy=" not in quoted and "0.2215324" not in quoted
+    without_values = re.sub(r", numpy=.*?(?=>)", "", str(original), flags=re.S).strip()
+    assert quoted == f"{type(original).__name__}: {without_values}"
 
 
-def test_uneven_first_batch_names_the_rows():
-    original, _ = KNOWN["keras3_uneven_first_batch"]
-    with pytest.raises(UnevenBatchError) as caught:
+@pytest.mark.parametrize("name", ["tfkeras_variable", "tfkeras_v1_variable", "keras3_backbone"])
+def test_variables_made_outside_the_scope_are_named(name):
+    original, _ = KNOWN[name]
+    with pytest.raises(NotMirroredError) as caught:
         with mirrorguard.explain_errors():
             _raise(original)
-    assert caught.value.split == (17, 16)
-    assert "17 rows and another 16" in str(caught.value)
-    assert "strategy.num_replicas_in_sync" in str(caught.value)
+    cause, _, quoted = _parts(str(caught.value))
+    assert cause.startswith("The variable `dense/kernel` (layer `dense`) was created outside `strategy.scope()`")
+    assert caught.value.variables == ("dense/kernel",)
+    assert "<tf.Variable 'dense/kernel:0' shape=(3, 1) dtype=float32>" in quoted
+
+
+def test_loss_object_in_a_replica_function_is_explained():
+    original, _ = KNOWN["tfkeras_loss_reduction"]
+    with pytest.raises(LossReductionError) as caught:
+        with mirrorguard.explain_errors():
+            _raise(original)
+    cause, fix, quoted = _parts(str(caught.value))
+    assert "replica function" in cause
+    assert "Reduction.NONE" in fix and "tf.nn.compute_average_loss(" in fix
+    assert 'File "train.py", line 57, in replica_step' in quoted  # where the user called it
+
+
+def _uneven_in_fit(error, replicas):
+    strategy = StrategyBase(replicas)  # noqa: F841 - found in this frame, as in fit()'s
+    raise error
+
+
+@pytest.mark.parametrize("replicas", [2, 4])
+def test_uneven_first_batch_names_global_batch_replicas_and_rows(replicas):
+    original = uneven_addn()
+    with pytest.raises(UnevenBatchError) as caught:
+        with mirrorguard.explain_errors():
+            _uneven_in_fit(original, replicas)
+    error = caught.value
+    assert error.__cause__ is original
+    # AddN's N attribute says 2 inputs: the two replicas' batches.
+    assert (error.global_batch_size, error.num_replicas, error.split) == (33, 2, (17, 16))
+    cause, fix, quoted = _parts(str(error))
+    assert "a global batch of 33 rows over 2 replicas: 17 and 16" in cause
+    assert "strategy.num_replicas_in_sync" in fix and "16 x 2 = 32 or 17 x 2 = 34" in fix
+    assert "[Op:AddN]" in quoted and "__wrapped__AddN_N_2_device_" in quoted
+
+
+def test_uneven_first_batch_over_three_replicas():
+    error = InvalidArgumentError(
+        "{{function_node __wrapped__AddN_N_3_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+        "Inputs to operation AddN of type AddN must have the same size and shape.  "
+        "Input 0: [5,20] != input 2: [3,20] [Op:AddN] name: "
+    )
+    with pytest.raises(UnevenBatchError) as caught:
+        with mirrorguard.explain_errors():
+            _uneven_in_fit(error, 3)
+    assert caught.value.split == (5, 5, 3)
+    assert "a global batch of 13 rows over 3 replicas: 5, 5 and 3" in str(caught.value)
+
+
+@pytest.mark.parametrize("replicas", [None, 1])
+def test_addn_shape_error_without_a_multi_replica_strategy_passes_through(replicas):
+    # Any tf.add_n of mismatched tensors raises this; it is a batch split only under a strategy.
+    original = uneven_addn()
+    with pytest.raises(InvalidArgumentError) as caught:
+        with mirrorguard.explain_errors():
+            if replicas is None:
+                _raise(original)
+            _uneven_in_fit(original, replicas)
+    assert caught.value is original and caught.value.__cause__ is None
 
 
 @pytest.mark.parametrize("name", sorted(UNRELATED))

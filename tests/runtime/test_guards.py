@@ -20,6 +20,7 @@ MIRRORED = [(f, n) for f in ("keras3", "tfkeras") for n in (2, 3, 4)]
 TFKERAS_MW = [("tfkeras", "mw")]
 BOTH_MW = [("keras3", "mw"), ("tfkeras", "mw")]
 ONE_DEVICE = [("keras3", 1), ("tfkeras", 1)]
+TWO = [("keras3", 2), ("tfkeras", 2)]  # for behaviour that does not depend on the replica count
 
 
 def assert_clean(result, steps):
@@ -172,6 +173,17 @@ def test_explains_backbone_built_outside(scenarios):
     assert result["cause"] == "ValueError"
 
 
+@setups(MIRRORED)
+def test_explains_a_layer_built_outside_by_name(scenarios, setup):
+    [(_, result)] = observed(scenarios, "ex_layer_built_outside")
+    assert result["error"] == "NotMirroredError", explain(result)
+    assert result["cause"] == "ValueError"
+    assert result["attrs"]["variables"] == ["early/kernel"]
+    assert result["message"].startswith("The variable `early/kernel` (layer `early`) was created outside")
+    # TensorFlow's own message follows, without the variable's values.
+    assert "Original error: ValueError: " in result["message"] and "numpy=" not in result["message"]
+
+
 @setups([s for s in MIRRORED if s[0] == "keras3"])
 def test_explains_keras3_compile_outside(scenarios):
     [(_, result)] = observed(scenarios, "ex_compile_outside_keras3")
@@ -202,6 +214,14 @@ def _setup_info(scenarios):
     return (scenarios.get("_setup") or scenarios["worker0"]["_setup"])
 
 
+def rows_phrase(global_batch, replicas):
+    split = greedy(global_batch, replicas)
+    rows = "row" if global_batch == 1 else "rows"
+    return f"a global batch of {global_batch} {rows} over {replicas} replicas: " + (
+        ", ".join(map(str, split[:-1])) + f" and {split[-1]}"
+    )
+
+
 def assert_uneven(result, *, step, global_batch, replicas, epoch=0, partial=False):
     assert result["error"] == "UnevenBatchError", explain(result)
     attrs = result["attrs"]
@@ -214,9 +234,9 @@ def assert_uneven(result, *, step, global_batch, replicas, epoch=0, partial=Fals
         "epoch": epoch,
     }
     message = result["message"]
-    assert f"global batch of {global_batch} rows at step {step} of epoch {epoch}" in message
-    assert f"across {replicas} replicas: they got {', '.join(map(str, split))} rows" in message
-    assert "drop_remainder=True" in message
+    # Global batch, replica count and rows first, then the fix.
+    assert message.startswith(f"Step {step} of epoch {epoch} (0-based) trained {rows_phrase(global_batch, replicas)}")
+    assert message.index("Fix:") > message.index(rows_phrase(global_batch, replicas))
     assert partial or "strategy.num_replicas_in_sync" in message
 
 
@@ -229,10 +249,13 @@ def test_uneven_first_batch(scenarios, setup):
             assert result["error"] == "UnevenBatchError", explain(result)
             assert result["cause"] == "InvalidArgumentError"
             assert result["steps"] == 0
-            # TF names the first replica and the first one that differs from it.
-            first, other = result["attrs"]["split"]
+            # From AddN's inputs: replica 0's rows, the first that differs, and their count.
             split = greedy(info["B"] + 1, info["replicas"])
-            assert first == split[0] and other in split[1:] and other != first
+            attrs = result["attrs"]
+            assert (attrs["global_batch_size"], attrs["num_replicas"], attrs["split"]) == (
+                info["B"] + 1, info["replicas"], split)
+            assert rows_phrase(info["B"] + 1, info["replicas"]) in result["message"]
+            assert "[Op:AddN]" in result["message"]  # the original is quoted
         else:
             assert_uneven(result, step=0, global_batch=info["B"] + 1, replicas=info["replicas"])
             assert result["steps"] == 1
@@ -262,8 +285,10 @@ def test_partial_last_batch_warns_once_by_default(scenarios):
         assert result["error"] is None, explain(result)
         assert result["steps"] == 8  # both epochs ran in full
         assert len(result["warnings"]) == 1
-        assert result["warnings"][0].startswith("UnevenBatchError: The global batch of 1 rows at step 3")
-        assert "last, partial batch" in result["warnings"][0]
+        warning = result["warnings"][0]
+        assert warning.startswith("UnevenBatchError: Step 3 of epoch 0 (0-based) trained a global batch of 1 row")
+        assert "partial batch left at the end of the data" in result["warnings"][0]
+        assert "pass a `batch_size` that divides the" in result["warnings"][0]  # arrays: no drop_remainder
 
 
 @setups(MIRRORED)
@@ -271,7 +296,7 @@ def test_partial_last_batch_raises_when_asked(scenarios):
     info = _setup_info(scenarios)
     [(_, result)] = observed(scenarios, "ev_partial_raises")
     assert_uneven(result, step=3, global_batch=1, replicas=info["replicas"], partial=True)
-    assert "last, partial batch" in result["message"]
+    assert "partial batch left at the end of the data" in result["message"]
     assert result["steps"] == 4
 
 
@@ -292,7 +317,7 @@ def test_uneven_batch_in_warn_mode(scenarios):
     [(_, result)] = observed(scenarios, "ev_uneven_warns")
     assert result["error"] is None, explain(result)
     assert result["steps"] == 4
-    assert len(result["warnings"]) == 1 and "at step 1 of epoch 0" in result["warnings"][0]
+    assert len(result["warnings"]) == 1 and "Step 1 of epoch 0" in result["warnings"][0]
 
 
 @setups(MIRRORED)
@@ -318,7 +343,8 @@ def test_partial_batch_of_unknown_cardinality_dataset_warns(scenarios):
     [(_, result)] = observed(scenarios, "ev_unknown_cardinality_partial")
     assert result["notes"] == {"cardinality": -2}  # tf.data.UNKNOWN_CARDINALITY
     assert result["error"] is None, explain(result)
-    assert len(result["warnings"]) == 1 and "last, partial batch" in result["warnings"][0]
+    assert len(result["warnings"]) == 1 and "partial batch left at the end of the data" in result["warnings"][0]
+    assert "drop_remainder=True" in result["warnings"][0]
 
 
 @setups(MIRRORED)
@@ -354,3 +380,106 @@ def test_model_is_restored_between_fits(scenarios):
     # ...and the next fit with it hooks the retraced step again.
     assert_uneven(result, step=1, global_batch=9, replicas=2)
     assert result["steps"] == 8 + 3 + 2
+
+
+# Which batch is partial: the remainder at the end of the data ----------------------
+
+
+@setups(TWO)
+@pytest.mark.parametrize(
+    "name, reason",
+    [
+        ("ev_repeat_uneven_on_last_step", "The dataset repeats"),
+        ("ev_steps_per_epoch_ends_before_data", "`steps_per_epoch=4` ends epochs apart from the data's end"),
+    ],
+)
+def test_uneven_last_step_that_is_not_the_end_of_the_data_is_an_error(scenarios, name, reason):
+    info = _setup_info(scenarios)
+    [(_, result)] = observed(scenarios, name)
+    assert_uneven(result, step=3, global_batch=info["B"] + 1, replicas=info["replicas"])
+    assert result["steps"] == 4
+    assert reason in result["message"] and "partial batch left" not in result["message"]
+    assert "drop_remainder" not in result["message"]
+
+
+@setups(TWO)
+@pytest.mark.parametrize("name", ["ev_pydataset_remainder_mid_epoch", "ev_pydataset_remainder_shuffled"])
+def test_pydataset_remainder_anywhere_in_the_epoch_is_the_partial_batch(scenarios, name):
+    [(_, result)] = observed(scenarios, name)
+    assert result["error"] is None, explain(result)
+    assert len(result["warnings"]) == 1  # once per fit(), not every epoch
+    warning = result["warnings"][0]
+    assert "trained a global batch of 1 row over" in warning and "partial batch left at the end" in warning
+    # Advice for a PyDataset, which has no drop_remainder.
+    assert "make `__len__` return `rows // batch_size`" in warning and "drop_remainder" not in warning
+
+
+@setups(TWO)
+def test_pydataset_with_two_short_batches_is_an_error(scenarios):
+    info = _setup_info(scenarios)
+    [(_, result)] = observed(scenarios, "ev_pydataset_two_short_batches")
+    assert_uneven(result, step=1, global_batch=1, replicas=info["replicas"])
+    assert result["steps"] == 4  # known when the second short batch has run
+
+
+@setups([("keras3", 2)])
+def test_keras3_pydataset_remainder_first_gets_pydataset_advice(scenarios):
+    info = _setup_info(scenarios)
+    [(_, result)] = observed(scenarios, "ev_keras3_pydataset_remainder_first")
+    assert result["error"] == "UnevenBatchError", explain(result)
+    assert rows_phrase(1, info["replicas"]) in result["message"]
+    assert "make `__len__` return `rows // batch_size`" in result["message"]
+
+
+# XLA ---------------------------------------------------------------------------------
+
+
+@setups(ONE_DEVICE)
+def test_guarded_fit_with_jit_compile(scenarios):
+    [(_, result)] = observed(scenarios, "xla_guarded_fit")
+    assert result["error"] is None, explain(result)
+    assert result["steps"] == 8  # 2 epochs of 32 rows in batches of 8
+    notes = result["notes"]
+    # The check was compiled into the XLA step and recorded every step's rows.
+    assert notes["jit_compile"] is True and notes["compiled_check"] is True
+    assert notes["rows_recorded"] == [8] * 8 + [0, 0]
+
+
+@setups(ONE_DEVICE)
+def test_uneven_split_found_under_jit_compile_by_the_end_of_the_epoch(scenarios):
+    [(_, result)] = observed(scenarios, "xla_guarded_fit_zero_rows")
+    assert result["error"] == "UnevenBatchError", explain(result)
+    assert result["attrs"]["split"] == [0] and result["attrs"]["step"] == 2
+    assert "a global batch of 0 rows over 1 replica: 0" in result["message"]
+    assert result["steps"] == 4  # read from the device at the end of the epoch
+
+
+@setups(TWO)
+def test_multi_replica_jit_compile_is_not_possible_on_logical_cpus(scenarios):
+    # Documents why the XLA tests run on one replica: plain Keras fails here too.
+    [(_, result)] = observed(scenarios, "xla_multi_replica_plain_keras")
+    assert result["error"] == "InvalidArgumentError" and "Trying to access resource" in result["message"]
+
+
+# Lifecycle ---------------------------------------------------------------------------
+
+
+@setups(TWO)
+def test_every_way_out_leaves_plain_keras_behind(scenarios, setup):
+    [(_, result)] = observed(scenarios, "lc_ways_out")
+    assert result["error"] is None, explain(result)
+    notes = result["notes"]
+    outcomes = notes.pop("outcomes")
+    assert outcomes == {
+        "normal_end": "returned",
+        "guard_error": "UnevenBatchError",
+        "keyboard_interrupt": "KeyboardInterrupt",
+        "callback_error": "ValueError",
+        # tf.data runs the generator and reports its KeyboardInterrupt as UnknownError.
+        "interrupt_in_step": "KeyboardInterrupt" if setup[0] == "keras3" else "UnknownError",
+        "evaluate": "returned",
+        "predict": "returned",
+    }
+    assert notes.pop("plain_ops") > 100
+    # After each: an unguarded fit() traces the same op types as before any guard.
+    assert notes == {f"{way}_{what}": True for way in outcomes for what in ("same_ops", "step_restored")}

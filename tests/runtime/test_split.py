@@ -5,7 +5,16 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mirrorguard.callbacks._split import Judge, Record, greedy_split, is_even, uneven_message
+from mirrorguard.callbacks._split import (
+    Judge,
+    Record,
+    Source,
+    greedy_split,
+    infer_split,
+    is_even,
+    partial_message,
+    uneven_message,
+)
 
 
 def test_greedy_split_matches_measured_tensorflow():
@@ -23,11 +32,60 @@ def test_greedy_split_properties(global_batch, replicas):
     assert is_even(split) == (global_batch % replicas == 0)
 
 
-def test_message_offers_the_two_nearest_even_sizes():
+def test_message_names_global_batch_replicas_and_rows_then_the_fix():
     message = uneven_message(Record(5, (17, 16)), epoch=2, batch=1)
-    assert "global batch of 33 rows at step 1 of epoch 2" in message
-    assert "16 x 2 = 32 or 17 x 2 = 34" in message
+    expected = "Step 1 of epoch 2 (0-based) trained a global batch of 33 rows over 2 replicas: 17 and 16:"
+    assert message.startswith(expected)
+    assert "16 x 2 = 32 or 17 x 2 = 34" in message.split("Fix:")[1]
     assert "0 x" not in uneven_message(Record(0, (1, 0)), 0, 0)
+    assert "over 3 replicas: 5, 5 and 3" in uneven_message(Record(0, (5, 5, 3)), 0, 0)
+
+
+def test_partial_batch_advice_fits_the_input():
+    record = Record(3, (1, 0))
+    assert "drop_remainder=True" in partial_message(record, 0, 3, Source("dataset"))
+    pydataset = partial_message(record, 0, 3, Source("pydataset", "one"))
+    assert "`__len__`" in pydataset and "drop_remainder" not in pydataset
+    arrays = partial_message(record, 0, 3, Source("arrays", rows=25))
+    assert "divides the 25 rows" in arrays and "drop_remainder" not in arrays
+
+
+def test_infer_split_from_first_and_differing_replica():
+    assert infer_split(2, 17, 1, 16) == [17, 16]
+    assert infer_split(3, 5, 2, 3) == [5, 5, 3]
+    assert infer_split(4, 2, 3, 0) == [2, 2, 2, 0]
+    assert infer_split(2, 16, 1, 17) is None  # greedy splitting never gives a later replica more
+
+
+def test_no_remainder_makes_every_uneven_batch_an_error():
+    judge = Judge()
+    judge.start_epoch(0, 0, steps=4, remainder="none")
+    [last] = judge.after_call([Record(3, (5, 4))])
+    assert last.partial is False
+
+
+def test_pydataset_remainder_is_the_one_short_batch_anywhere():
+    judge = Judge()
+    judge.start_epoch(0, 0, steps=4, remainder="one")
+    assert judge.after_call([Record(1, (1, 0), largest=8)]) == []  # shorter than the others: waits
+    assert judge.after_call([]) == []
+    [verdict] = judge.end_epoch([], largest=8)
+    assert (verdict.partial, verdict.batch) == (True, 1)
+
+
+def test_pydataset_uneven_batch_as_large_as_any_is_an_error_at_once():
+    judge = Judge()
+    judge.start_epoch(0, 0, steps=4, remainder="one")
+    [verdict] = judge.after_call([Record(1, (5, 4), largest=9)])
+    assert verdict.partial is False
+
+
+def test_pydataset_two_short_batches_are_both_errors():
+    judge = Judge()
+    judge.start_epoch(0, 0, steps=4, remainder="one")
+    assert judge.after_call([Record(1, (1, 0), largest=8)]) == []
+    verdicts = judge.after_call([Record(3, (1, 0), largest=8)])
+    assert [(v.batch, v.partial) for v in verdicts] == [(1, False), (3, False)]
 
 
 def test_known_step_count_decides_at_once():
