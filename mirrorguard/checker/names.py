@@ -97,8 +97,10 @@ ESTIMATOR_DISTRIBUTION = frozenset(
     {"tensorflow.estimator.RunConfig", "keras.estimator.model_to_estimator"}
 )
 
+# Checkpointing, exporting or drawing a model neither trains it nor hands it on.
 CHECKPOINTS = frozenset(
-    {"tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager", "tensorflow.saved_model.save"}
+    {"tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager", "tensorflow.saved_model.save",
+     "keras.utils.plot_model"}
 )
 
 

@@ -262,4 +262,20 @@ optimizer = tf.keras.optimizers.Adam(learning_rate=2e-5)  # expect: MG103
 head = tf.keras.Sequential([tf.keras.layers.Dense(3)])  # expect: MG101
 head.compile(optimizer=optimizer, loss="sparse_categorical_crossentropy")  # expect: MG102
 ''',
+    'fp_trainer_reads_its_ambient_strategy': '''\
+"""False alarm, MG103 (lead, from round 1's real tensorflow/models resnet_runnable.py l.60-72, which its
+minimal case did not fully reproduce): the trainer takes `self.strategy = tf.distribute.get_strategy()`
+in `__init__` and later reads `self.strategy.num_replicas_in_sync`; reading the ambient strategy is no
+sign `__init__` must enter a scope of its own (it runs in its caller's)."""
+import tensorflow as tf
+
+
+class Runnable:
+    def __init__(self, flags):
+        self.strategy = tf.distribute.get_strategy()
+        self.batch_size = flags.batch_size // self.strategy.num_replicas_in_sync
+        self.optimizer = tf.keras.optimizers.SGD(0.1)
+        self.train_loss = tf.keras.metrics.Mean("train_loss")
+        self.checkpoint = tf.train.Checkpoint(optimizer=self.optimizer)
+''',
 }

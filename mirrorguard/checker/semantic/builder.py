@@ -108,6 +108,7 @@ class Builder:
         self.scope_vars: set[str] = set()
         self.scope_functions: set[str] = set()  # the file's functions that return a scope
         self.scope_decorators: set[str] = set()  # decorators that run what they wrap in a scope
+        self.ambient_strategies: set[str] = set()  # names bound to tf.distribute.get_strategy()
         self.partials: dict[str, str] = {}  # factory = functools.partial(build_model, ...)
         self.strategy_in_play = False
         self.strategy_name = ""
@@ -592,6 +593,10 @@ class Builder:
         if self.is_scope(value):
             self.scope_vars.add(target)
         last = target.rsplit(".", 1)[-1]
+        if isinstance(value, ast.Call) and api.call_role(self.qualify(value.func)) == "get_strategy":
+            # self.strategy = tf.distribute.get_strategy(): the caller's strategy, whatever
+            # scope it entered; reading it later is no sign this code must enter one.
+            self.ambient_strategies.add(target)
         if self._makes_strategy(value):
             # MirroredStrategy() if len(gpus) > 1 else OneDeviceStrategy(...),
             # or dist = get_dist() where get_dist constructs one.
@@ -681,7 +686,7 @@ class Builder:
             key = ref_key(node)
             if key is not None and key.startswith("self."):
                 self._reference(key)
-                if api.says_strategy(node.attr):
+                if api.says_strategy(node.attr) and key not in self.ambient_strategies:
                     self.unit.mentions_strategy = True
         self.visit(node.value)
 
