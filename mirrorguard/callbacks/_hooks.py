@@ -40,7 +40,11 @@ _END_OF_DATA = ("StopIteration", "OutOfRangeError")
 
 
 class StepHook:
-    """What a guard may do around each traced step and each host call."""
+    """What a guard may do around each traced step and each host call.
+
+    Listed before ``keras.callbacks.Callback`` in a guard's bases, so the
+    lifecycle hooks below win over its no-ops.
+    """
 
     def before_step(self, model, data) -> None:
         """Replica context, at trace time (or every step under `run_eagerly`)."""
@@ -50,6 +54,19 @@ class StepHook:
 
     def after_call(self, model) -> None:
         """Host, after each `train_function` call returned normally."""
+
+    # Keras callback hooks shared by every guard: wrappers live only while fit() trains.
+
+    def on_train_end(self, logs=None):
+        uninstall(self.model, self)
+
+    def on_test_begin(self, logs=None):
+        if not is_live(self.model):  # evaluate() on its own: nothing to guard
+            uninstall(self.model, self)
+
+    def on_predict_begin(self, logs=None):
+        if not is_live(self.model):
+            uninstall(self.model, self)
 
 
 class _Wrappers:

@@ -82,7 +82,7 @@ def _host(strategy) -> str:
     return spec.replace(device_type="CPU", device_index=0).to_string()
 
 
-class AssertEvenBatchSplit(Callback, _hooks.StepHook):
+class AssertEvenBatchSplit(_hooks.StepHook, Callback):
     """Asserts that every training step's global batch splits evenly across the replicas.
 
     tf.distribute gives each replica `ceil(global / replicas)` rows in turn, so a
@@ -193,17 +193,6 @@ class AssertEvenBatchSplit(Callback, _hooks.StepHook):
             if self._xla and self._source.remainder == "one":
                 largest = self._buffer_largest
             self._act(self._judge.end_epoch(records, largest))
-
-    def on_train_end(self, logs=None):
-        _hooks.uninstall(self.model, self)
-
-    def on_test_begin(self, logs=None):
-        if not _hooks.is_live(self.model):  # evaluate() on its own: nothing to guard
-            _hooks.uninstall(self.model, self)
-
-    def on_predict_begin(self, logs=None):
-        if not _hooks.is_live(self.model):
-            _hooks.uninstall(self.model, self)
 
     def after_call(self, model):
         self._calls_since_read += 1

@@ -9,7 +9,7 @@ from mirrorguard.callbacks._keras import Callback, check_choice, is_default_stra
 from mirrorguard.errors import NotMirroredError
 
 
-class AssertMirroredVariables(Callback, _hooks.StepHook):
+class AssertMirroredVariables(_hooks.StepHook, Callback):
     """Asserts that the model and its optimizer live in the strategy's scope.
 
     Before the first training step, every model weight and optimizer variable
@@ -92,17 +92,6 @@ class AssertMirroredVariables(Callback, _hooks.StepHook):
     def after_call(self, model):
         # The first step's variables have been checked while it was traced.
         _hooks.detach(model, self)
-
-    def on_train_end(self, logs=None):
-        _hooks.uninstall(self.model, self)
-
-    def on_test_begin(self, logs=None):
-        if not _hooks.is_live(self.model):  # evaluate() on its own: nothing to guard
-            _hooks.uninstall(self.model, self)
-
-    def on_predict_begin(self, logs=None):
-        if not _hooks.is_live(self.model):
-            _hooks.uninstall(self.model, self)
 
     def _check_variables(self):
         strategy = self.model.distribute_strategy

@@ -430,7 +430,15 @@ class SemanticModel:
 
         Such a model was deliberately kept out of the strategy (the TensorFlow
         tutorials load an "unreplicated" copy to evaluate it), so it is no mistake.
+        Several rules ask about one call: worked out once.
         """
+        key = ("kept", id(site))
+        found = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = self._kept_unreplicated(site)
+        return found
+
+    def _kept_unreplicated(self, site: CallSite) -> bool:
         targets = site.targets
         if not targets or any("." in target for target in targets):
             return False
@@ -539,7 +547,14 @@ class SemanticModel:
     def strategy_code(self) -> list[Unit]:
         """Units that run with a strategy around: the roots, what they call
         (transitively), and the lambdas inside those. A test method or utility
-        that no strategy code calls is not judged for batch sizes."""
+        that no strategy code calls is not judged for batch sizes. (MG201 and
+        MG202 both ask: worked out once.)"""
+        found = self.cache.get("strategy code")
+        if found is None:
+            found = self.cache["strategy code"] = self._strategy_code()
+        return found
+
+    def _strategy_code(self) -> list[Unit]:
         reached: dict[int, Unit] = {}
         pending = list(self.roots) + [u for u in self.units if u.mentions_strategy]
         while pending:
