@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import re
 import sys
 from dataclasses import replace
 from typing import Iterator
@@ -33,6 +34,8 @@ _OPTIONS = (
      "comma-separated names of your functions that return a Keras model"),
 )
 
+
+_NOQA_WORD = re.compile("noqa", re.IGNORECASE)
 
 # Codes of rules with ``default_enabled=False``.
 DEFAULT_OFF: tuple[str, ...] = ()
@@ -98,6 +101,12 @@ class Plugin:
         tree = self.tree if isinstance(self.tree, ast.Module) else None
         try:
             findings = check_source(text, self.filename, settings, compiled=True, tree=tree)
+            if _NOQA_WORD.search(text):
+                # MG001: flake8 applies `# noqa` itself, so the plugin sees every finding and can
+                # tell which of the file's `# noqa: MGxxx` codes silence one.
+                from mirrorguard.checker.rules.mg001_unused_noqa import unused_noqa
+
+                findings = sorted(findings + unused_noqa(text, self.filename, settings, findings))
         except Exception as exc:  # a checker bug must not end the user's whole flake8 run
             sys.stderr.write(f"mirrorguard: internal error on {self.filename}: {type(exc).__name__}: {exc} "
                              "(please report it; the file's other checks ran)\n")

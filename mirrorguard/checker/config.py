@@ -60,9 +60,28 @@ def unknown_code_message(code: str, where: str) -> str | None:
     codes = known_codes()
     if any(known.startswith(code) for known in codes):
         return None
-    close = difflib.get_close_matches(code, codes, n=1, cutoff=0.4)
-    hint = f"did you mean {close[0]}? " if close else ""
+    close = _one_slip_away(code, codes)
+    hint = f"did you mean {close}? " if close else ""
     return f"unknown code {code!r} in {where}: no rule has this code or prefix; {hint}`mirrorguard rules` lists them"
+
+
+def _one_slip_away(code: str, codes: Iterable[str]) -> str | None:
+    """The one known code that ``code`` is a single typo of (a character wrong, missing
+    or extra, or two swapped); else None. ``MG9`` is no typo of any code: MG301 is no
+    better a guess for it than MG101, so it gets no suggestion."""
+
+    def one_slip(a: str, b: str) -> bool:
+        if len(a) == len(b):
+            diff = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+            return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                      and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+        if abs(len(a) - len(b)) != 1:
+            return False
+        short, long = (a, b) if len(a) < len(b) else (b, a)
+        return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
+
+    candidates = [known for known in codes if one_slip(code, known)]
+    return candidates[0] if len(candidates) == 1 else None
 
 
 def parse_codes(values: Iterable[Any], where: str) -> tuple[str, ...]:

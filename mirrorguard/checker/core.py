@@ -129,9 +129,9 @@ def check_source_and_imports(
     """
     may_have_strategy = settings.may_have_strategy(text)
     if not compiled and tree is None:
-        # A file that may have a strategy is parsed once: the tree CPython
-        # accepts is the tree analysed.
-        tree, rejected = sources.parse(text, path) if may_have_strategy else (None, sources.cpython_rejects(text, path))
+        # A file that may have a strategy is parsed once; what flake8 parses (E999 aside) is analysed.
+        tree, rejected = (sources.parse(text, path, flake8=True) if may_have_strategy
+                          else (None, sources.syntax_rejects(text, path)))
         if rejected is not None:
             return unreadable_findings(path, rejected, settings), ()
     if not may_have_strategy:

@@ -333,3 +333,92 @@ def check_notebook(path: str, settings: Settings = DEFAULT_SETTINGS) -> list[Fin
     except OSError as exc:
         return unreadable_findings(path, sources.Unreadable(f"cannot read: {exc.strerror or exc}"), settings)
     return check_notebook_source(data, path, settings)
+
+
+# -- where a cell line stands in the .ipynb file (for annotations that need a file line) ----------
+
+_JSON_ATOM = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null")
+
+
+class _Text(str):
+    """A JSON string that remembers where it starts in the document."""
+
+    offset: int
+
+
+def _scan(text: str, i: int):
+    """One JSON value at ``text[i:]`` (after whitespace): (value, end); strings as :class:`_Text`."""
+    from json.decoder import scanstring
+
+    while text[i] in " \t\r\n":
+        i += 1
+    char = text[i]
+    if char == '"':
+        value, end = scanstring(text, i + 1)
+        found = _Text(value)
+        found.offset = i
+        return found, end
+    if char in "{[":
+        closing = "}" if char == "{" else "]"
+        items: list = []
+        pairs: dict = {}
+        i += 1
+        while True:
+            while text[i] in " \t\r\n,":
+                i += 1
+            if text[i] == closing:
+                return (pairs if char == "{" else items), i + 1
+            if char == "{":
+                key, i = _scan(text, i)
+                while text[i] in " \t\r\n:":
+                    i += 1
+                pairs[str(key)], i = _scan(text, i)
+            else:
+                value, i = _scan(text, i)
+                items.append(value)
+    match = _JSON_ATOM.match(text, i)
+    if match is None:
+        raise ValueError(f"not JSON at offset {i}")
+    return match.group(), match.end()
+
+
+def code_cell_file_lines(data: bytes) -> list[list[int]] | None:
+    """For each code cell (numbered as :func:`code_cells` numbers them), the 1-based
+    line of the notebook file holding each of its source lines; None if unknown."""
+    import bisect
+
+    try:
+        text = data.decode("utf-8-sig")
+        notebook, _ = _scan(text, 0)
+    except (ValueError, IndexError, RecursionError, UnicodeDecodeError):
+        return None
+    if not isinstance(notebook, dict):
+        return None
+    if isinstance(notebook.get("cells"), list):
+        cells, key = notebook["cells"], "source"
+    elif isinstance(notebook.get("worksheets"), list):
+        cells = [c for ws in notebook["worksheets"] if isinstance(ws, dict) for c in (ws.get("cells") or [])]
+        key = "input"
+    else:
+        return None
+    breaks = [index for index, char in enumerate(text) if char == "\n"]
+
+    def file_line(offset: int) -> int:
+        return bisect.bisect_left(breaks, offset) + 1
+
+    out: list[list[int]] = []
+    for cell in cells:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        parts = cell.get(key, "")
+        parts = [parts] if isinstance(parts, str) else [p for p in parts if isinstance(p, str)]
+        lines: list[int] = []
+        at_line_start = True
+        for part in parts:
+            where = file_line(part.offset) if isinstance(part, _Text) else 1
+            for position, char in enumerate(part):
+                if at_line_start:
+                    lines.append(where)
+                at_line_start = char == "\n"
+        out.append(lines)
+    return out

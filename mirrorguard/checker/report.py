@@ -5,10 +5,15 @@
   code cell N), as ruff writes them.
 - ``full``: the text line, then the source line with a caret under the code.
 - ``json``: an array of objects with path, line, column, end_line, end_column,
-  code, name, message (and ``cell`` for notebooks).
+  code, name, message, url (the rule's documentation), fix (``{"applicability":
+  "safe"}`` or ``"unsafe"``, or null) and, for notebooks, ``cell``.
 - ``sarif``: a SARIF 2.1.0 log for GitHub code scanning (see sarif.py).
 - ``github``: GitHub Actions workflow commands, one annotation per finding,
-  paths relative to ``GITHUB_WORKSPACE`` when it is set.
+  paths relative to ``GITHUB_WORKSPACE`` when it is set; a notebook finding
+  points at the line of the ``.ipynb`` file that holds its cell line.
+
+``show_fixes`` marks findings ``mirrorguard fix`` can fix with ``[*]`` (as ruff
+does) and counts them by code.
 
 The machine formats (json, sarif) keep their stream a single document:
 statistics and the summary go to ``side`` (stderr). ``quiet`` prints findings only.
@@ -32,9 +37,9 @@ SourceLines = Callable[[str, "int | None"], "list[str] | None"]
 
 
 def use_colour(stream: TextIO, environ=None) -> bool:
-    """Colour on a terminal; ``NO_COLOR`` turns it off, ``FORCE_COLOR`` on (no-color.org)."""
+    """Colour on a terminal; ``NO_COLOR`` and ``TERM=dumb`` turn it off, ``FORCE_COLOR`` on (no-color.org)."""
     environ = os.environ if environ is None else environ
-    if environ.get("NO_COLOR"):
+    if environ.get("NO_COLOR") or environ.get("TERM") == "dumb":
         return False
     if environ.get("FORCE_COLOR", "").lower() not in ("", "0", "false"):
         return True
@@ -52,17 +57,20 @@ def location(finding: Finding) -> str:
     return f"{finding.path}:{finding.line}:{finding.column}"
 
 
-def text_line(finding: Finding, colour: bool = False) -> str:
+def text_line(finding: Finding, colour: bool = False, marker: str = "") -> str:
+    """``path:line:col: CODE message``; ``marker`` (``[*]``: fixable) goes after the code."""
+    mark = f" {marker}" if marker else ""
     if not colour:
-        return f"{location(finding)}: {finding.code} {finding.message}"
+        return f"{location(finding)}: {finding.code}{mark} {finding.message}"
     where = location(finding).split(":")
     coloured = _paint(where[0], _BOLD, True) + "".join(_paint(":", _CYAN, True) + part for part in where[1:])
-    return f"{coloured}{_paint(':', _CYAN, True)} {_paint(finding.code, _RED, True)} {finding.message}"
+    mark = f" {_paint(marker, _CYAN, True)}" if marker else ""
+    return f"{coloured}{_paint(':', _CYAN, True)} {_paint(finding.code, _RED, True)}{mark} {finding.message}"
 
 
-def full_lines(finding: Finding, lines: list[str] | None, colour: bool = False) -> list[str]:
+def full_lines(finding: Finding, lines: list[str] | None, colour: bool = False, marker: str = "") -> list[str]:
     """The text line, then the flagged source line with carets under the flagged code."""
-    out = [text_line(finding, colour)]
+    out = [text_line(finding, colour, marker)]
     if not lines or not 1 <= finding.line <= len(lines):
         return out + [""]
     source = lines[finding.line - 1].rstrip("\r\n")
@@ -86,12 +94,13 @@ def full_lines(finding: Finding, lines: list[str] | None, colour: bool = False) 
     ]
 
 
-def github_line(finding: Finding, workspace: str | None = None) -> str:
+def github_line(finding: Finding, workspace: str | None = None, file_line: int | None = None) -> str:
     """``::error file=...,line=...,col=...,title=MG101 name::message``.
 
     ``file`` is relative to ``workspace`` (the repository root, where GitHub
-    looks files up) when the file is inside it. A notebook finding names the
-    file only (its lines are JSON, not code) and says the cell and line in the message.
+    looks files up) when the file is inside it. A notebook finding says the
+    cell and line in the message, and ``line=`` is ``file_line``, the line of
+    the ``.ipynb`` file that holds that cell line (its first line when unknown).
     """
     path = finding.path
     if workspace:
@@ -104,6 +113,7 @@ def github_line(finding: Finding, workspace: str | None = None) -> str:
     if finding.cell is None:
         properties += [f"line={finding.line}", f"col={finding.column}"]
     else:
+        properties.append(f"line={file_line or 1}")
         message = f"cell {finding.cell}, line {finding.line}, column {finding.column}: {message}"
     properties.append(f"title={_escape_property(f'{finding.code} {finding.name}')}")
     return f"::error {','.join(properties)}::{_escape_data(message)}"
@@ -127,16 +137,47 @@ def statistics(findings: Sequence[Finding]) -> list[str]:
             for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
 
 
-def fixable_counts(findings: Sequence[Finding]) -> tuple[int, int]:
-    """(findings whose rule has a safe fix, findings whose rule has an unsafe one)."""
+def fix_applicability(code: str) -> str | None:
+    """"safe" or "unsafe" for a code whose rule has a fix, else None."""
     from mirrorguard.checker.rules import RULES_BY_CODE
 
-    kinds = Counter(getattr(RULES_BY_CODE.get(finding.code), "fix", "none") for finding in findings)
+    kind = getattr(RULES_BY_CODE.get(code), "fix", "none")
+    return kind if kind in ("safe", "unsafe") else None
+
+
+def fixable_counts(findings: Sequence[Finding]) -> tuple[int, int]:
+    """(findings whose rule has a safe fix, findings whose rule has an unsafe one)."""
+    kinds = Counter(fix_applicability(finding.code) for finding in findings)
     return kinds["safe"], kinds["unsafe"]
 
 
-def summary(findings: Sequence[Finding], files_checked: int) -> str:
+def json_entry(finding: Finding) -> dict:
+    """A finding as the json format writes it: its fields, the rule's documentation URL and fix."""
+    from mirrorguard.checker.rules import RULES_BY_CODE
+
+    data = finding.as_dict()
+    if "end_line" not in data:  # a whole-line finding (MG000): it ends where it starts
+        data["end_line"], data["end_column"] = finding.line, finding.column
+    rule = RULES_BY_CODE.get(finding.code)
+    data["url"] = rule.help_uri if rule is not None else None
+    applicability = fix_applicability(finding.code)
+    data["fix"] = {"applicability": applicability} if applicability else None
+    return data
+
+
+def fixes_lines(findings: Sequence[Finding], unsafe: bool = False) -> list[str]:
+    """``--show-fixes``: how many findings of each code `mirrorguard fix` can fix."""
+    counts = Counter(f.code for f in findings if fix_applicability(f.code) in (("safe", "unsafe") if unsafe else ("safe",)))
+    if not counts:
+        return ["No finding can be fixed with `mirrorguard fix`" + (" --unsafe-fixes." if unsafe else ".")]
+    command = "mirrorguard fix --unsafe-fixes" if unsafe else "mirrorguard fix"
+    return [f"Fixable with `{command}`:"] + [f"  {count:>3}  {code}" for code, count in sorted(counts.items())]
+
+
+def summary(findings: Sequence[Finding], files_checked: int, errors: bool = False) -> str:
     checked = f"{files_checked} file{'s' if files_checked != 1 else ''} checked"
+    if not findings and errors:
+        return f"No findings ({checked}), but the run had errors (see above)."
     if not findings:
         return f"All checks passed ({checked})."
     with_findings = len({finding.path for finding in findings})
@@ -158,10 +199,18 @@ def write(findings: Sequence[Finding], files_checked: int, stream: TextIO,
           output_format: str = "text", quiet: bool = False, *, show_statistics: bool = False,
           side: TextIO | None = None, root: str | None = None, exit_code: int | None = None,
           colour: bool = False, source_lines: SourceLines | None = None,
-          workspace: str | None = None) -> None:
-    """Write ``findings``; ``side`` (stderr) takes statistics and summary for json and sarif."""
+          workspace: str | None = None, show_fixes: bool = False, unsafe_fixes: bool = False) -> None:
+    """Write ``findings``; ``side`` (stderr) takes statistics and summary for json and sarif.
+
+    An ``exit_code`` of 2 (errors were reported) never reads as "All checks passed".
+    """
+    fixable = ("safe", "unsafe") if unsafe_fixes else ("safe",)
+
+    def marker(finding: Finding) -> str:
+        return "[*]" if show_fixes and fix_applicability(finding.code) in fixable else ""
+
     if output_format == "json":
-        json.dump([finding.as_dict() for finding in findings], stream, indent=2)
+        json.dump([json_entry(finding) for finding in findings], stream, indent=2)
         stream.write("\n")
     elif output_format == "sarif":
         from mirrorguard.checker.sarif import to_sarif
@@ -170,14 +219,17 @@ def write(findings: Sequence[Finding], files_checked: int, stream: TextIO,
         stream.write("\n")
     elif output_format == "github":
         for finding in findings:
-            stream.write(github_line(finding, workspace) + "\n")
+            file_line = None
+            if finding.cell is not None and hasattr(source_lines, "file_line"):
+                file_line = source_lines.file_line(finding.path, finding.cell, finding.line)
+            stream.write(github_line(finding, workspace, file_line) + "\n")
     elif output_format == "full":
         for finding in findings:
             lines = source_lines(finding.path, finding.cell) if source_lines else None
-            stream.write("\n".join(full_lines(finding, lines, colour)) + "\n")
+            stream.write("\n".join(full_lines(finding, lines, colour, marker(finding))) + "\n")
     else:
         for finding in findings:
-            stream.write(text_line(finding, colour) + "\n")
+            stream.write(text_line(finding, colour, marker(finding)) + "\n")
     if quiet:
         return
     closing = side if output_format in ("json", "sarif") else stream
@@ -186,4 +238,7 @@ def write(findings: Sequence[Finding], files_checked: int, stream: TextIO,
     if show_statistics and findings:
         for row in statistics(findings):
             closing.write(row + "\n")
-    closing.write(summary(findings, files_checked) + "\n")
+    if show_fixes and findings:
+        for row in fixes_lines(findings, unsafe_fixes):
+            closing.write(row + "\n")
+    closing.write(summary(findings, files_checked, errors=exit_code == 2) + "\n")

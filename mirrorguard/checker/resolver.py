@@ -33,13 +33,17 @@ class SettingsResolver:
             Defaults to `()`.
         respect_noqa: whether ``# noqa`` comments silence findings (the flake8
             plugin leaves them to flake8). Defaults to `True`.
+        extend_ignore: codes or prefixes ignored on top of the configuration's
+            `ignore` (``--extend-ignore``). Defaults to `()`.
 
     Raises ConfigError (lazily, when a path first needs it) for a bad file.
     """
 
     def __init__(self, flags: Config = Config(), *, config: str | None = None, isolated: bool = False,
-                 extend_exclude: Iterable[str] = (), respect_noqa: bool = True) -> None:
+                 extend_exclude: Iterable[str] = (), respect_noqa: bool = True,
+                 extend_ignore: Iterable[str] = ()) -> None:
         self.flags = flags
+        self.extend_ignore = tuple(extend_ignore)
         self.isolated = isolated
         self.extend_exclude = tuple(extend_exclude)
         self.respect_noqa = respect_noqa
@@ -102,7 +106,7 @@ class SettingsResolver:
 
         flags = self.flags
         extend = config.extend_select + flags.extend_select
-        ignore = flags.ignore if flags.ignore is not None else (config.ignore or ())
+        ignore = (flags.ignore if flags.ignore is not None else (config.ignore or ())) + self.extend_ignore
         if flags.select:
             select = flags.select
         elif config.select:
@@ -143,9 +147,14 @@ class SettingsResolver:
         from mirrorguard.checker.files import matches
 
         config = self.config_for(os.path.dirname(os.path.abspath(path)) or ".")
-        patterns = self.flags.exclude if self.flags.exclude is not None else (config.exclude or ())
-        patterns = tuple(patterns) + self.extend_exclude
+        patterns = self.exclude_patterns(path)
         return bool(patterns) and matches(path, patterns, config.root)
+
+    def exclude_patterns(self, path: str) -> tuple[str, ...]:
+        """The ``exclude`` globs that apply to ``path`` (flags', else its configuration's, and ``extend-exclude``)."""
+        config = self.config_for(os.path.dirname(os.path.abspath(path)) or ".")
+        patterns = self.flags.exclude if self.flags.exclude is not None else (config.exclude or ())
+        return tuple(patterns) + self.extend_exclude
 
     def tree_root(self, paths: Sequence[str]) -> str:
         """Where imported modules may come from: the configuration's folder of

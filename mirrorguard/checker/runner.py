@@ -24,7 +24,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from mirrorguard.checker import source as sources
 from mirrorguard.checker.core import Settings, check_source_and_imports, unreadable_findings
@@ -32,6 +32,7 @@ from mirrorguard.checker.files import SKIPPED_DIRS
 from mirrorguard.checker.findings import Finding
 from mirrorguard.checker.notebooks import NOTEBOOK_SUFFIX, check_notebook_source_and_imports
 
+_NOQA_WORD = re.compile("noqa", re.IGNORECASE)
 # Below this many files a pool costs more than it saves.
 MIN_FILES_FOR_POOL = 8
 
@@ -47,6 +48,8 @@ class FileResult:
     # The settings the findings came from when they differ from the file's own:
     # cross-file summaries of imported helpers (``fix`` needs them to fix those).
     settings: Settings | None = None
+    # Something the user should know that is no finding (bytes read as latin-1, as flake8 reads them).
+    warning: str | None = None
 
 
 def default_jobs() -> int:
@@ -58,24 +61,39 @@ def default_jobs() -> int:
 
 # -- one file ---------------------------------------------------------------
 
-def check_path(path: str, settings: Settings, want_imports: bool = False) -> FileResult:
-    """Check one file (a Python file or a notebook); never raises."""
+def check_path(path: str, settings: Settings, want_imports: bool = False,
+               data: bytes | None = None) -> FileResult:
+    """Check one file (a Python file or a notebook), or ``data`` as that file's
+    content (standard input); never raises."""
     try:
         if path.endswith(NOTEBOOK_SUFFIX):
-            return _check_notebook(path, settings, want_imports)
-        decoded = sources.read_file(path)
+            return _check_notebook(path, settings, want_imports, data)
+        if data is not None:
+            decoded = sources.decode_leniently(data)
+        else:
+            decoded = sources.read_file(path)
         if isinstance(decoded, sources.Unreadable):
             return FileResult(path, unreadable_findings(path, decoded, settings))
         findings, imports = check_source_and_imports(decoded.text, path, settings)
-        return FileResult(path, findings, imports if want_imports else ())
+        if _NOQA_WORD.search(decoded.text):
+            from mirrorguard.checker.rules.mg001_unused_noqa import with_unused_noqa
+
+            findings = with_unused_noqa(decoded.text, path, settings, findings)
+        result = FileResult(path, findings, imports if want_imports else ())
+        if decoded.fallback is not None:
+            why = decoded.fallback
+            result.warning = (f"{path}:{why.line}:{why.column}: {why.reason}; "
+                              "checked as latin-1 text, as flake8 reads it")
+        return result
     except Exception as exc:  # a bug in the checker must not end the run
         return FileResult(path, error=f"internal error: {type(exc).__name__}: {exc}")
 
 
-def _check_notebook(path: str, settings: Settings, want_imports: bool) -> FileResult:
+def _check_notebook(path: str, settings: Settings, want_imports: bool, data: bytes | None) -> FileResult:
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        if data is None:
+            with open(path, "rb") as handle:
+                data = handle.read()
     except OSError as exc:
         why = sources.Unreadable(f"cannot read: {exc.strerror or exc}")
         return FileResult(path, unreadable_findings(path, why, settings))
@@ -326,8 +344,8 @@ def external_for(imports, importer: str, summaries: Callable[[str], dict[str, fr
 
 # -- a run ------------------------------------------------------------------
 
-def _work(chunk: list[tuple[int, str, Settings, bool]]) -> list[tuple[int, FileResult]]:
-    return [(index, check_path(path, settings, want)) for index, path, settings, want in chunk]
+def _work(chunk: list[tuple[int, str, Settings, bool, bytes | None]]) -> list[tuple[int, FileResult]]:
+    return [(index, check_path(path, settings, want, data)) for index, path, settings, want, data in chunk]
 
 
 def _summarise_chunk(items: list[tuple[str, tuple[str, ...]]]) -> list[dict[str, frozenset[str]]]:
@@ -368,15 +386,20 @@ class Runner:
         return results
 
     def check(self, files: Sequence[str], settings_for: Callable[[str], Settings],
-              cross_file: bool = True, root: str | None = None) -> list[FileResult]:
+              cross_file: bool = True, root: str | None = None,
+              contents: Mapping[str, bytes] | None = None) -> list[FileResult]:
+        """Check ``files``; a path in ``contents`` is checked with those bytes
+        (standard input named by ``--stdin-filename``) instead of the file on disk."""
+        contents = contents or {}
         want = cross_file and len(files) > 0
-        items = [(index, path, settings_for(path), want) for index, path in enumerate(files)]
+        items = [(index, path, settings_for(path), want, contents.get(path)) for index, path in enumerate(files)]
         results = [result for _, result in self._map(_work, items)]
         if cross_file:
-            self._cross_file(results, settings_for, root)
+            self._cross_file(results, settings_for, root, contents)
         return results
 
-    def _cross_file(self, results: list[FileResult], settings_for, root: str | None) -> None:
+    def _cross_file(self, results: list[FileResult], settings_for, root: str | None,
+                    contents: Mapping[str, bytes]) -> None:
         root = os.path.abspath(root) if root else None
         resolutions: dict[tuple[str, str], str | None] = {}
 
@@ -409,8 +432,8 @@ class Runner:
                                     lambda path: parsed.get(os.path.abspath(path), {}), resolved)
             if external:
                 settings = replace(settings_for(result.path), external=external)
-                recheck.append((index, result.path, settings, False))
-        settings_of = {index: settings for index, _, settings, _ in recheck}
+                recheck.append((index, result.path, settings, False, contents.get(result.path)))
+        settings_of = {index: settings for index, _, settings, _, _ in recheck}
         for index, result in self._map(_work, recheck):
             result.settings = settings_of[index]
             results[index] = result

@@ -30,6 +30,11 @@ class DecodedSource:
     text: str
     encoding: str
     bom: bool
+    # Read leniently (:func:`decode_leniently`): why the declared encoding failed.
+    fallback: Unreadable | None = None
+
+
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 
 
 def decode(data: bytes) -> DecodedSource | Unreadable:
@@ -44,9 +49,11 @@ def decode(data: bytes) -> DecodedSource | Unreadable:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        declared = any(_COOKIE.match(first) for first in data.split(b"\n", 2)[:2])
+        hint = (f"the file declares {encoding}: save it as {encoding}, or declare the encoding it is saved in"
+                if declared else "declare the encoding with a `# -*- coding: ... -*-` line or save as UTF-8")
         return Unreadable(
-            f"cannot decode as {encoding}: byte 0x{data[exc.start]:02x} is not valid "
-            f"(declare the encoding with a `# -*- coding: ... -*-` line or save as UTF-8)",
+            f"cannot decode as {encoding}: byte 0x{data[exc.start]:02x} is not valid ({hint})",
             line,
             column,
         )
@@ -55,13 +62,27 @@ def decode(data: bytes) -> DecodedSource | Unreadable:
     return DecodedSource(text, "utf-8" if bom else encoding, bom)
 
 
+def decode_leniently(data: bytes) -> DecodedSource:
+    """As flake8 reads a file: PEP 263, and where that fails, latin-1 (every byte
+    is a character), so ``check`` judges the same text the flake8 plugin is given.
+    ``fallback`` says why the declared encoding failed."""
+    decoded = decode(data)
+    if not isinstance(decoded, Unreadable):
+        return decoded
+    text = data.decode("latin-1")
+    if text.startswith("\xef\xbb\xbf"):  # a UTF-8 BOM read as latin-1: flake8 drops it too
+        text = text[3:]
+    return DecodedSource(text, "latin-1", False, fallback=decoded)
+
+
 def read_file(path: str) -> DecodedSource | Unreadable:
+    """The file's text as the check reads it (:func:`decode_leniently`); Unreadable if it cannot be read."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as exc:
         return Unreadable(f"cannot read: {exc.strerror or exc}")
-    return decode(data)
+    return decode_leniently(data)
 
 
 def cpython_rejects(text: str, filename: str) -> Unreadable | None:
@@ -69,11 +90,25 @@ def cpython_rejects(text: str, filename: str) -> Unreadable | None:
     return parse(text, filename, keep_tree=False)[1]
 
 
-def parse(text: str, filename: str, *, keep_tree: bool = True) -> tuple[ast.Module | None, Unreadable | None]:
+def syntax_rejects(text: str, filename: str) -> Unreadable | None:
+    """Why ``text`` does not parse, as flake8 judges it (E999: ``ast.parse`` fails), or None.
+
+    Errors CPython finds only after parsing (``return`` outside a function) do
+    not count: flake8 runs its plugins on such a file, so ``check`` does too.
+    """
+    rejected = cpython_rejects(text, filename)  # the fast path: compiling builds no Python objects
+    if rejected is None or "\0" in text:
+        return rejected
+    return parse(text, filename, flake8=True)[1]
+
+
+def parse(text: str, filename: str, *, keep_tree: bool = True,
+          flake8: bool = False) -> tuple[ast.Module | None, Unreadable | None]:
     """``text``'s ``ast`` if this interpreter compiles it, else why it refuses.
 
     The tree is parsed once and then compiled from the tree, so errors CPython
-    only finds after parsing (``return`` outside a function) count too.
+    only finds after parsing (``return`` outside a function) count too; with
+    ``flake8``, only parsing counts, as flake8 judges a file.
     """
     if "\0" in text:
         line = text.count("\n", 0, text.index("\0")) + 1
@@ -86,7 +121,8 @@ def parse(text: str, filename: str, *, keep_tree: bool = True) -> tuple[ast.Modu
                 compile(text, filename, "exec", dont_inherit=True)
                 return None, None
             tree = compile(text, filename, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
-            compile(tree, filename, "exec", dont_inherit=True)
+            if not flake8:
+                compile(tree, filename, "exec", dont_inherit=True)
     except SyntaxError as exc:
         message = exc.msg or "invalid syntax"
         return None, Unreadable(f"syntax error: {message}", exc.lineno or 1, max(exc.offset or 1, 1))
@@ -98,23 +134,28 @@ def parse(text: str, filename: str, *, keep_tree: bool = True) -> tuple[ast.Modu
 # ``# noqa`` and ``# noqa: MG101,MG2``, exactly as flake8 spells and reads them,
 # so both front ends suppress the same findings.
 _NOQA = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
-_NOQA_FILE = re.compile(r"^\s*# flake8[:=]\s*noqa\s*$", re.IGNORECASE | re.MULTILINE)
+# flake8 skips a file with a line that starts with this, whatever follows (`# flake8: noqa: E501` too).
+_NOQA_FILE = re.compile(r"^[ \t\f\v]*# flake8[:=][ \t\f\v]*noqa", re.IGNORECASE | re.MULTILINE)
 
 
 def file_is_noqa(text: str) -> bool:
-    """``# flake8: noqa`` on a line of its own: flake8 skips the whole file."""
-    return "noqa" in text and _NOQA_FILE.search(text) is not None
+    """A line starting ``# flake8: noqa``: flake8 skips the whole file."""
+    return _NOQA_WORD.search(text) is not None and _NOQA_FILE.search(text) is not None
 
 
 def noqa_codes(line_text: str) -> frozenset[str] | None:
-    """None: no noqa on the line; empty set: a bare ``# noqa``; else the codes (prefixes)."""
+    """None: no noqa on the line; empty set: a bare ``# noqa``; else the codes (prefixes).
+
+    The word ``noqa`` may be in any case, the codes are compared as written
+    (``# noqa: mg101`` silences nothing), exactly as flake8 does.
+    """
     match = _NOQA.search(line_text)
     if match is None:
         return None
     codes = match.group("codes")
     if not codes:
         return frozenset()
-    return frozenset(code.upper() for code in re.split(r"[,\s]+", codes.strip()) if code)
+    return frozenset(code for code in re.split(r"[,\s]+", codes.strip()) if code)
 
 
 def suppressed(code: str, noqa: frozenset[str] | None) -> bool:
@@ -128,7 +169,7 @@ _NOQA_WORD = re.compile("noqa", re.IGNORECASE)
 
 def noqa_comment_codes(text: str) -> list[tuple[int, str]]:
     """(1-based line, code) for every code named in a ``# noqa: CODES`` comment
-    of ``text``, upper case, as :func:`noqa_codes` reads them: what a run
+    of ``text``, as written, as :func:`noqa_codes` reads them: what a run
     validates, so that a noqa naming a code no rule has is an error, not a
     no-op. Only real comments count: a docstring quoting one is left alone."""
     if _NOQA_WORD.search(text) is None:

@@ -150,3 +150,94 @@ def _fsync_folder(folder: str) -> None:
         pass
     finally:
         os.close(fd)
+
+
+# -- what `check` reported, fixed or not --------------------------------------------------------
+
+# What `mirrorguard fix` looks at inside folders.
+FIX_SUFFIXES = (".py", ".pyi", ".ipynb")
+# A finding `check` reports that the per-file fix does not see (a helper of another module, a cell
+# the notebook writes to a file): the fixer cannot move what it does not see.
+CROSS_FILE = ("not found again when the file is fixed on its own (a helper from another module, or a "
+              "`%%writefile` cell: a file the notebook writes, which the fixer leaves as it is); "
+              "move the call into `with strategy.scope():` by hand")
+
+
+@dataclass
+class ReportedFix:
+    """The findings ``check`` reported for one file, each fixed or left with the reason."""
+
+    fixed: list[Finding] = field(default_factory=list)
+    left: list[tuple[Finding, str]] = field(default_factory=list)
+    changed: bool = False
+    problem: str | None = None  # a file that cannot be written: "path: why"
+    before: str = ""  # the text before and after, for a diff (only when the text changed)
+    after: str = ""
+
+
+def _key(finding: Finding) -> tuple:
+    return finding.cell, finding.line, finding.column, finding.code
+
+
+def fix_reported(path: str, reported: list[Finding], settings: Settings = DEFAULT_SETTINGS, *,
+                 unsafe: bool = False, write: bool = True) -> ReportedFix:
+    """Fix ``path`` and account for each of the findings ``check`` reported there.
+
+    What is left is matched to the fixed text by code and message and reported
+    where it now is (without ``write``, where it is in the unchanged file).
+    """
+    try:
+        outcome = fix_path(path, settings, unsafe=unsafe, write=write)
+    except OSError as exc:
+        why = f"cannot write: {exc.strerror or exc}"
+        return ReportedFix(left=[(finding, why) for finding in reported], problem=f"{path}: {why}")
+    done = ReportedFix(changed=outcome.changed)
+    if outcome.skipped is not None:
+        fixed_keys: set = set()
+        left = [(f, f.message if f.code == UNREADABLE.code else outcome.skipped) for f in outcome.findings]
+    else:
+        result = outcome.result
+        if outcome.changed:
+            done.before, done.after = result.original, result.text
+        fixed_keys = {_key(f) for f in result.fixed}
+        left = list(result.remaining)
+    pending: dict[tuple, list] = {}
+    for finding, why in left:
+        pending.setdefault((finding.cell, finding.code, finding.message), []).append((finding, why))
+    for finding in reported:
+        if _key(finding) in fixed_keys:
+            done.fixed.append(finding)
+            continue
+        matches = pending.get((finding.cell, finding.code, finding.message))
+        if not matches:
+            done.left.append((finding, CROSS_FILE))
+        elif not write:  # nothing written: where it is in the file as it stands
+            done.left.append((finding, matches.pop(0)[1]))
+        else:
+            done.left.append(matches.pop(0))
+    return done
+
+
+@dataclass
+class BytesFix:
+    """Standard input fixed: the bytes to write out, and what was fixed or left."""
+
+    data: bytes
+    fixed: list[Finding] = field(default_factory=list)
+    left: list[tuple[Finding, str]] = field(default_factory=list)
+    changed: bool = False
+    before: str = ""
+    after: str = ""
+    skipped: str | None = None  # why nothing was looked at (a notebook, undecodable bytes)
+
+
+def fix_bytes(data: bytes, name: str, settings: Settings = DEFAULT_SETTINGS, *, unsafe: bool = False) -> BytesFix:
+    """Fix one file's content given as bytes (standard input); the input itself when nothing changes."""
+    decoded = sources.decode(data)
+    if name.endswith(NOTEBOOK_SUFFIX):
+        return BytesFix(data, skipped="notebooks are fixed in place only")
+    if isinstance(decoded, sources.Unreadable):
+        return BytesFix(data, skipped=decoded.reason)
+    result = fix_source(decoded.text, name, settings, unsafe=unsafe)
+    out = encode(result.text, decoded) if result.changed else data
+    return BytesFix(out, list(result.fixed), list(result.remaining), result.changed, result.original, result.text)

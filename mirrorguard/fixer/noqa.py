@@ -6,7 +6,8 @@ codes; a line that already has ``# noqa: E501`` gets the codes added to it.
 Adding twice changes nothing (marked findings are no longer reported).
 Files keep their encoding, BOM and line breaks and are written atomically.
 A line that ends inside a multi-line string or with a backslash cannot take
-a comment: it is named, and left alone. Notebooks are not edited.
+a comment: it is named, and left alone. Notebooks are not edited: their
+findings are named in a note (they stay reported), which is no error.
 """
 
 from __future__ import annotations
@@ -23,8 +24,11 @@ _LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _NOQA_CODES = re.compile(r"(#\s*noqa)(?::\s?(?P<codes>(?:[A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
 
 
-def add_noqa(findings: Iterable) -> tuple[int, int, list[str]]:
-    """Mark each finding's line; (comments added or extended, files written, problems)."""
+def add_noqa(findings: Iterable) -> tuple[int, int, list[str], list[str]]:
+    """Mark each finding's line; (comments added or extended, files written, problems, notes).
+
+    Problems are files that could not be read or written; notes name notebook
+    findings left as they are."""
     by_path: dict[str, dict[int, set[str]]] = defaultdict(lambda: defaultdict(set))
     for finding in findings:
         if finding.code != "MG000":  # a file Python cannot read has no line to mark
@@ -32,16 +36,17 @@ def add_noqa(findings: Iterable) -> tuple[int, int, list[str]]:
             by_path[key][finding.line].add(finding.code)
     added = edited = 0
     problems: list[str] = []
+    notes: list[str] = []
     for key, lines in by_path.items():
         if isinstance(key, tuple):
-            problems.append(f"{key[0]}: --add-noqa does not edit notebooks; add `# noqa: CODE` "
-                            f"to the lines in cell {key[1]} by hand")
+            notes.append(f"{key[0]}: --add-noqa does not edit notebooks; add `# noqa: CODE` "
+                         f"to the lines in cell {key[1]} by hand")
             continue
         count, problem = _mark_file(key, lines)
         added += count
         edited += count > 0
         problems += problem
-    return added, edited, problems
+    return added, edited, problems, notes
 
 
 def _mark_file(path: str, wanted: dict[int, set[str]]) -> tuple[int, list[str]]:

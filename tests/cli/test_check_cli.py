@@ -167,7 +167,7 @@ def test_json_has_cell_for_notebooks_only(capsys):
     records = json.loads(out)
     assert code == 1 and err.startswith("Found ")  # the summary stays off stdout
     assert {tuple(sorted(r)) for r in records if r["path"].endswith(".py")} == {
-        ("code", "column", "end_column", "end_line", "line", "message", "name", "path")}
+        ("code", "column", "end_column", "end_line", "fix", "line", "message", "name", "path", "url")}
     nb = [r for r in records if r["path"].endswith("nb3_save_and_load_outside.ipynb")]
     assert [(r["cell"], r["line"], r["column"], r["code"]) for r in nb] == [
         (4, 1, 9, "MG101"), (4, 1, 9, "MG102"), (6, 1, 24, "MG104")]
@@ -187,8 +187,8 @@ def test_sarif_validates_against_the_sarif_2_1_0_schema(capsys, tmp_path):
     official_validator().validate(log)
     run_ = log["runs"][0]
     rules = run_["tool"]["driver"]["rules"]
-    assert [r["id"] for r in rules][:2] == ["MG000", "MG101"]
-    mg101 = rules[1]
+    assert [r["id"] for r in rules][:3] == ["MG000", "MG001", "MG101"]
+    mg101 = rules[2]
     assert mg101["name"] == "model-built-outside-strategy-scope"
     assert mg101["helpUri"].endswith("#mg101") and mg101["help"]["markdown"].startswith("# model-built")
     assert "## Why is this bad?" in mg101["fullDescription"]["text"]
@@ -230,7 +230,8 @@ def test_github_workflow_commands_escape_properties_and_data(tmp_path, capsys):
         "`tf.keras.Sequential(...)` builds a Keras model outside `strategy.scope()`; build it inside "
         "`with strategy.scope():`"
     )
-    assert lines[1].startswith("::error file=nb.ipynb,title=MG101 model-built-outside-strategy-scope::"
+    # line= is the line of the .ipynb file that holds cell 4's first line (`model = get_model()`).
+    assert lines[1].startswith("::error file=nb.ipynb,line=78,title=MG101 model-built-outside-strategy-scope::"
                                "cell 4, line 1, column 9: `get_model()` builds")
 
 

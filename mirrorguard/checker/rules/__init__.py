@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from mirrorguard.checker.rules import (
     mg000_unreadable_file,
+    mg001_unused_noqa,
     mg101_model_built_outside_strategy_scope,
     mg102_compile_outside_strategy_scope,
     mg103_optimizer_or_metric_outside_strategy_scope,
@@ -21,6 +22,7 @@ from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
 
 ALL_RULES: tuple[Rule, ...] = (
     mg000_unreadable_file.RULE,
+    mg001_unused_noqa.RULE,
     mg101_model_built_outside_strategy_scope.RULE,
     mg102_compile_outside_strategy_scope.RULE,
     mg103_optimizer_or_metric_outside_strategy_scope.RULE,

@@ -3,6 +3,8 @@
 ``fix`` takes ``check``'s selection, file, configuration and analysis options
 and first runs the same check, so it reports exactly the findings ``check``
 reports (cross-file ones included), each as fixed or not fixed with the reason.
+The fixing itself is the library's (:func:`mirrorguard.fixer.files.fix_reported`);
+this module parses the options and writes the report.
 
 Exit codes, as ``ruff check --fix``: 0 when no finding is left (everything was
 fixed, or there was nothing to fix), 1 when findings remain (not fixable
@@ -18,42 +20,64 @@ from __future__ import annotations
 import argparse
 import difflib
 import sys
+from typing import Iterable
 
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-FIX_SUFFIXES = (".py", ".pyi", ".ipynb")
-# A finding `check` reports that the per-file fix does not see (a helper of another module, a cell
-# the notebook writes to a file): the fixer cannot move what it does not see.
-CROSS_FILE = ("not found again when the file is fixed on its own (a helper from another module, or a "
-              "`%%writefile` cell: a file the notebook writes, which the fixer leaves as it is); "
-              "move the call into `with strategy.scope():` by hand")
+from mirrorguard.cli.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, error
+from mirrorguard.cli.options import (
+    add_shared_options, collect_files, make_resolver, noqa_problems, read_stdin, settings_map, show_files,
+    show_settings, stdin_name,
+)
 
 
-def add_parser(subparsers) -> None:
-    from mirrorguard.cli import add_shared_options
+def code_ranges(codes: Iterable[str]) -> str:
+    """``MG101, MG102, MG103, MG201`` -> ``MG101-MG103, MG201``: consecutive codes as a range."""
+    runs: list[list[str]] = []
+    for code in sorted(codes):
+        if runs and runs[-1][-1][:-1] == code[:-1] and int(code[-1]) == int(runs[-1][-1][-1]) + 1:
+            runs[-1].append(code)
+        else:
+            runs.append([code])
+    return ", ".join(run[0] if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs)
 
+
+def fix_description() -> str:
+    """What `fix` mends, read from the rules registry: which rules have a safe fix, which an unsafe one."""
+    from mirrorguard.checker.rules import ALL_RULES
+
+    safe = code_ranges(rule.code for rule in ALL_RULES if rule.fix == "safe")
+    unsafe = code_ranges(rule.code for rule in ALL_RULES if rule.fix == "unsafe")
+    text = f"Apply the safe fixes ({safe or 'none'})"
+    if unsafe:
+        text += f", and with --unsafe-fixes also {unsafe}"
+    return (text + ". Takes the same options as `mirrorguard check` and reports the findings it reports, "
+            "each fixed or, with the reason, not. Exit 0: nothing left; 1: findings remain; "
+            "2: usage error or a file that cannot be written.")
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "fix",
         help="move model building, compile and optimizers into the strategy scope",
-        description=(
-            "Apply safe fixes for MG101-MG105 (statements moved into `with strategy.scope():`), "
-            "and with --unsafe-fixes also MG201. Takes the same options as `mirrorguard check` and "
-            "reports the findings it reports, each fixed or, with the reason, not. "
-            "Exit 0: nothing left; 1: findings remain; 2: usage error or a file that cannot be written."
-        ),
+        description=fix_description(),
         allow_abbrev=False,
     )
     add_shared_options(parser)
     parser.add_argument("--diff", action="store_true",
                         help="print a unified diff of the fixes and change nothing")
     parser.set_defaults(handler=run_fix)
+    return parser
 
 
 def run_fix(args: argparse.Namespace) -> int:
     from mirrorguard.checker.runner import Runner, default_jobs
-    from mirrorguard.cli import collect_files, error, make_resolver, noqa_problems, settings_map
+    from mirrorguard.fixer.files import FIX_SUFFIXES, fix_reported
 
     resolver = make_resolver(args)
     files, stdin, status = collect_files(args, resolver, suffixes=FIX_SUFFIXES)
+    if getattr(args, "show_files", False):
+        return max(status, show_files(files, stdin, args))
+    if getattr(args, "show_settings", False):
+        return max(status, show_settings(files, resolver, args))
     settings = settings_map(files, resolver)
     for problem in noqa_problems(files):
         error(problem)
@@ -74,18 +98,21 @@ def run_fix(args: argparse.Namespace) -> int:
             continue  # nothing to fix: the file is not even read again
         # Cross-file findings need the summaries they were found with.
         file_settings = result.settings or settings[result.path]
-        done, remaining, was_changed, problem = _fix_file(result.path, result.findings, file_settings, args)
-        if problem is not None:
-            error(problem)
+        outcome = fix_reported(result.path, result.findings, file_settings, unsafe=args.unsafe_fixes,
+                               write=not args.diff)
+        if outcome.problem is not None:
+            error(outcome.problem)
             status = EXIT_USAGE
-        changed += was_changed
-        fixed += len(done)
-        left += len(remaining)
+        if args.diff and outcome.changed:
+            _write_diff(result.path, outcome.before, outcome.after)
+        changed += outcome.changed
+        fixed += len(outcome.fixed)
+        left += len(outcome.left)
         if not args.quiet:
             verb = "fixable" if args.diff else "fixed"
-            for finding in done:
+            for finding in outcome.fixed:
                 print(_line(finding, verb), file=report)
-        for finding, why in remaining:
+        for finding, why in outcome.left:
             print(_line(finding, f"not fixed: {why}"), file=report)
     if not args.quiet or left:
         print(_summary(fixed, left, changed, len(files), args.diff), file=report)
@@ -96,78 +123,30 @@ def run_fix(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
-def _key(finding) -> tuple:
-    return finding.cell, finding.line, finding.column, finding.code
-
-
-def _fix_file(path: str, reported: list, settings, args: argparse.Namespace):
-    """(fixed findings, [(finding, why)] left, whether the file changed, an I/O problem or None),
-    in terms of the findings ``check`` reported for ``path``."""
-    from mirrorguard.fixer.files import fix_path
-
-    try:
-        outcome = fix_path(path, settings, unsafe=args.unsafe_fixes, write=not args.diff)
-    except OSError as exc:
-        why = f"cannot write: {exc.strerror or exc}"
-        return [], [(finding, why) for finding in reported], False, f"{path}: {why}"
-    if outcome.skipped is not None:
-        fixed_keys: set = set()
-        left = [(f, f.message if f.code == "MG000" else outcome.skipped) for f in outcome.findings]
-    else:
-        result = outcome.result
-        if outcome.changed and args.diff:
-            _write_diff(path, result.original, result.text)
-        fixed_keys = {_key(f) for f in result.fixed}
-        left = list(result.remaining)
-    # What is left is placed in the fixed text: matched by code and message,
-    # and reported where it now is (with --diff, where it is in the unchanged file).
-    pending: dict[tuple, list] = {}
-    for finding, why in left:
-        pending.setdefault((finding.cell, finding.code, finding.message), []).append((finding, why))
-    done, remaining = [], []
-    for finding in reported:
-        if _key(finding) in fixed_keys:
-            done.append(finding)
-            continue
-        matches = pending.get((finding.cell, finding.code, finding.message))
-        if not matches:
-            remaining.append((finding, CROSS_FILE))
-        elif args.diff:  # nothing written: where it is in the file as it stands
-            remaining.append((finding, matches.pop(0)[1]))
-        else:
-            remaining.append(matches.pop(0))
-    return done, remaining, outcome.changed, None
-
-
 def _fix_stdin(args: argparse.Namespace, resolver) -> int:
     """Fix standard input; the result (the input itself when nothing changes) goes to standard output."""
-    from mirrorguard.checker import source as sources
-    from mirrorguard.cli import read_stdin, stdin_name
-    from mirrorguard.fixer.files import encode
-    from mirrorguard.fixer.fix import fix_source
+    from mirrorguard.fixer.files import fix_bytes
 
     name = stdin_name(args)
-    data = read_stdin()
-    decoded = sources.decode(data)
-    if name.endswith(".ipynb") or isinstance(decoded, sources.Unreadable):
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-        why = "notebooks are fixed in place only" if name.endswith(".ipynb") else decoded.reason
-        print(f"{name}: not fixed: {why}", file=sys.stderr)
-        return EXIT_FINDINGS
-    result = fix_source(decoded.text, name, resolver.settings_for(args.stdin_filename or name),
+    outcome = fix_bytes(read_stdin(), name, resolver.settings_for(args.stdin_filename or name),
                         unsafe=args.unsafe_fixes)
+    if outcome.skipped is not None:
+        sys.stdout.buffer.write(outcome.data)
+        sys.stdout.flush()
+        print(f"{name}: not fixed: {outcome.skipped}", file=sys.stderr)
+        return EXIT_FINDINGS
     if args.diff:
-        _write_diff(name, result.original, result.text)
+        if outcome.changed:
+            _write_diff(name, outcome.before, outcome.after)
     else:
-        sys.stdout.buffer.write(encode(result.text, decoded))
+        sys.stdout.buffer.write(outcome.data)
         sys.stdout.flush()
     if not args.quiet:
-        for finding in result.fixed:
+        for finding in outcome.fixed:
             print(_line(finding, "fixable" if args.diff else "fixed"), file=sys.stderr)
-    for finding, why in result.remaining:
+    for finding, why in outcome.left:
         print(_line(finding, f"not fixed: {why}"), file=sys.stderr)
-    if result.remaining or (args.diff and result.changed):
+    if outcome.left or (args.diff and outcome.changed):
         return EXIT_FINDINGS
     return EXIT_CLEAN
 
