@@ -16,7 +16,7 @@ from mirrorguard.checker import source as sources
 from mirrorguard.checker.findings import Finding
 
 if TYPE_CHECKING:
-    from mirrorguard.checker.rules import Context
+    from mirrorguard.checker.rules import Context, Report, Rule
     from mirrorguard.checker.semantic import SemanticModel
 
 # The rules and the semantic model are imported on first use: a run over files
@@ -149,12 +149,20 @@ def check_source_and_imports(
 
 
 @dataclass(frozen=True)
+class RuleReport:
+    """One report and the rule that made it."""
+
+    rule: "Rule"
+    report: "Report"
+
+
+@dataclass(frozen=True)
 class Analysed:
     """One module's semantic model and what the enabled rules report on it."""
 
     model: "SemanticModel"
     context: "Context"
-    reports: list  # (rule, Report)
+    reports: list[RuleReport]
 
 
 def analyse_source(text: str, settings: Settings = DEFAULT_SETTINGS, *,
@@ -182,7 +190,7 @@ def analyse_source(text: str, settings: Settings = DEFAULT_SETTINGS, *,
         reports = []
         if model.strategy_in_play:
             reports = [
-                (rule, report)
+                RuleReport(rule, report)
                 for rule in ALL_RULES
                 if rule.check is not None and settings.enabled(rule.code)
                 for report in rule.check(context)
@@ -198,7 +206,8 @@ def _findings(analysed: Analysed, text: str, path: str, settings: Settings) -> l
         return []
     positions = analysed.context.positions
     findings = set()
-    for rule, report in analysed.reports:
+    for made in analysed.reports:
+        rule, report = made.rule, made.report
         line, column, end_line, end_column = positions.span(report.node)
         if settings.respect_noqa and sources.suppressed(rule.code, sources.noqa_codes(positions.line(line))):
             continue

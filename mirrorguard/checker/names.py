@@ -11,6 +11,7 @@ the tables below list each API once.
 
 from __future__ import annotations
 
+import enum
 import functools
 import re
 
@@ -104,24 +105,33 @@ CHECKPOINTS = frozenset(
 )
 
 
+class CallRole(enum.Enum):
+    """What calling a qualified name means to the strategy analysis."""
+
+    STRATEGY = "strategy"  # constructs a strategy
+    GET_STRATEGY = "get_strategy"  # the current strategy, whatever scope the caller entered
+    SET_STRATEGY = "set_strategy"  # experimental_set_strategy: what follows runs as in its scope
+    ESTIMATOR = "estimator"  # an Estimator distributes (RunConfig(train_distribute=...))
+    CHECKPOINT = "checkpoint"  # checkpoints, exports or draws a model: its arguments are not trained
+    APP_RUN = "app_run"  # absl's app.run(main): the program's entry
+
+
 @functools.lru_cache(maxsize=4096)
-def call_role(qualified: tuple[str, ...]) -> str | None:
-    """What calling one of ``qualified`` means to the strategy analysis, if anything:
-    "strategy" (constructs one), "get_strategy", "set_strategy", "estimator" (an Estimator
-    distributes it), "checkpoint" (checkpoints or exports), "app_run" (absl's entry)."""
+def call_role(qualified: tuple[str, ...]) -> CallRole | None:
+    """The role of a call of one of ``qualified``, if it has one."""
     for name in qualified:
         if strategy_class(name):
-            return "strategy"
+            return CallRole.STRATEGY
         if name in GET_STRATEGY:
-            return "get_strategy"
+            return CallRole.GET_STRATEGY
         if name in SET_STRATEGY:
-            return "set_strategy"
+            return CallRole.SET_STRATEGY
         if name in ESTIMATOR_DISTRIBUTION or name.startswith("tensorflow.contrib.distribute"):
-            return "estimator"
+            return CallRole.ESTIMATOR
         if name in CHECKPOINTS:
-            return "checkpoint"
+            return CallRole.CHECKPOINT
         if name.endswith("app.run"):
-            return "app_run"
+            return CallRole.APP_RUN
     return None
 
 

@@ -74,10 +74,19 @@ class FixResult:
 
 
 @dataclass(frozen=True)
-class _Edit:
-    text: str
-    origins: list[int | None]
-    what: str
+class _Plan:
+    """A planned fix: the whole rewritten text, each line's origin (0-based line
+    of the text before, None for a written line) and what it does; or, when
+    ``refusal`` is set, why the finding gets no fix."""
+
+    text: str = ""
+    origins: list[int | None] = field(default_factory=list)
+    what: str = ""
+    refusal: str | None = None
+
+    @staticmethod
+    def refused(why: str) -> "_Plan":
+        return _Plan(refusal=why)
 
 
 @dataclass(frozen=True)
@@ -180,8 +189,8 @@ def fix_source(text: str, path: str = "<string>", settings: Settings = DEFAULT_S
         applied = False
         for target in round_.targets:
             planned = round_.plan(target)
-            if isinstance(planned, str):
-                reasons[target.key] = planned
+            if planned.refusal is not None:
+                reasons[target.key] = planned.refusal
                 continue
             composed = [None if i is None else origins[i] for i in planned.origins]
             why = _outside_layout(planned.text, composed, layout) or compiles(planned.text)
@@ -390,32 +399,33 @@ class _Round:
 
     # --- plans -----------------------------------------------------------------------
 
-    def plan(self, target: _Target) -> _Edit | str:
+    def plan(self, target: _Target) -> _Plan:
         """A rewrite for the target, or the reason there is none."""
         place = st.place_of(target.node, self.parents)
         if place is None:
-            return "it is not part of a statement the fixer can move"
+            return _Plan.refused("it is not part of a statement the fixer can move")
         if target.code in UNSAFE_CODES:
             return self.plan_batch(target, place)
         statement = place.inner.statement
         if not isinstance(statement, cst.SimpleStatementLine):
-            return (
+            return _Plan.refused(
                 f"it is part of a compound statement ({type(statement).__name__.lower()}); "
                 "the fixer moves only simple statements"
             )
         if self.frozen(statement):
-            return "it is on a line with IPython syntax (a magic), which the fixer keeps as it is; move it by hand"
+            return _Plan.refused(
+                "it is on a line with IPython syntax (a magic), which the fixer keeps as it is; move it by hand")
         binding = self.binding(place)
         if binding is None:
             later = self.later_binding(place.inner)
             if later is not None:
                 return self.plan_after_strategy(place.inner, *later)
             if place.function is not None:
-                return (
+                return _Plan.refused(
                     f"no strategy is created before it in `{place.function.name.value}()` (nor passed to it); "
                     "the fixer does not follow the strategy across functions"
                 )
-            return "no strategy is bound to a name before it in this block"
+            return _Plan.refused("no strategy is bound to a name before it in this block")
         name, at = binding
         lower = at[1] if at is not None and at[0] is place.inner.owner else -1
         planned = self.plan_adjacent(place.inner, name, lower)
@@ -477,7 +487,7 @@ class _Round:
         assert isinstance(block, cst.IndentedBlock)
         return block.indent if block.indent is not None else self.module.default_indent
 
-    def plan_adjacent(self, level: st.Level, name: str, lower: int) -> _Edit | None:
+    def plan_adjacent(self, level: st.Level, name: str, lower: int) -> _Plan | None:
         body, index = level.body, level.index
 
         def movable(i: int) -> bool:
@@ -497,7 +507,7 @@ class _Round:
             block = scope.body
             to = self.first_line(block.body[0]) - len(block.body[0].leading_lines)
             text, origins = self.lines.move(start, end, to, self._body_delta(scope), tidy)
-            return _Edit(text, origins, f"moved into the `with {name}.scope():` block below")
+            return _Plan(text, origins, f"moved into the `with {name}.scope():` block below")
         before = index
         while before >= 0 and movable(before):
             before -= 1
@@ -510,7 +520,7 @@ class _Round:
             start, end, tidy = self._take(body, before + 1, last)
             to = self.end_line(scope) + self._footer_comments(scope)
             text, origins = self.lines.move(start, end, to, self._body_delta(scope), tidy)
-            return _Edit(text, origins, f"moved into the `with {name}.scope():` block above")
+            return _Plan(text, origins, f"moved into the `with {name}.scope():` block above")
         return None
 
     def _footer_comments(self, scope: cst.With) -> int:
@@ -519,7 +529,7 @@ class _Round:
             footer.pop()
         return len(footer)
 
-    def plan_wrap(self, level: st.Level, name: str, lower: int) -> _Edit | str:
+    def plan_wrap(self, level: st.Level, name: str, lower: int) -> _Plan:
         body, index = level.body, level.index
         last = index
         probe = index + 1
@@ -543,7 +553,7 @@ class _Round:
         indent = self.lines.indentation(start)
         header = f"{indent}with {name}.scope():"
         text, origins = self.lines.wrap(start, end, header, self.indent_unit(start))
-        return _Edit(text, origins, f"wrapped in a new `with {name}.scope():` block")
+        return _Plan(text, origins, f"wrapped in a new `with {name}.scope():` block")
 
     def crossing_problem(self, moved: cst.CSTNode, statement: cst.CSTNode) -> str | None:
         """Why ``moved`` cannot move past ``statement``, or None."""
@@ -561,15 +571,16 @@ class _Round:
                 return f"{self.where(statement)} calls `{callee}()`, which may have effects it depends on"
         return None
 
-    def plan_after_strategy(self, level: st.Level, name: str, created: int) -> _Edit | str:
+    def plan_after_strategy(self, level: st.Level, name: str, created: int) -> _Plan:
         body, index = level.body, level.index
         moved = body[index]
         if not self.same_part(self.first_line(moved), self.first_line(body[created])):
-            return f"it runs before the strategy is created at {self.where(body[created])}; {CROSSES_CELLS}"
+            return _Plan.refused(
+                f"it runs before the strategy is created at {self.where(body[created])}; {CROSSES_CELLS}")
         for between in range(index + 1, created + 1):
             problem = self.crossing_problem(moved, body[between])
             if problem is not None:
-                return (
+                return _Plan.refused(
                     f"it runs before the strategy is created at {self.where(body[created])} "
                     f"and cannot move after it: {problem}"
                 )
@@ -583,7 +594,7 @@ class _Round:
                 block = statement.body
                 to = self.first_line(block.body[0]) - len(block.body[0].leading_lines)
                 text, origins = self.lines.move(start, end, to, self._body_delta(statement), tidy)
-                return _Edit(text, origins, f"moved after the strategy's creation, into `with {name}.scope():`")
+                return _Plan(text, origins, f"moved after the strategy's creation, into `with {name}.scope():`")
             if self.crossing_problem(moved, statement) is not None:
                 break
             probe += 1
@@ -591,12 +602,12 @@ class _Round:
         indent = self.lines.indentation(self.first_line(moved))
         header = f"{indent}with {name}.scope():"
         text, origins = self.lines.move(start, end, to, self.indent_unit(start), tidy, header=header)
-        return _Edit(text, origins, f"moved after the strategy's creation, into a new `with {name}.scope():`")
+        return _Plan(text, origins, f"moved after the strategy's creation, into a new `with {name}.scope():`")
 
-    def plan_batch(self, target: _Target, place: st.Place) -> _Edit | str:
+    def plan_batch(self, target: _Target, place: st.Place) -> _Plan:
         binding = self.binding(place)
         if binding is None:
-            return (
+            return _Plan.refused(
                 "no strategy is created before it in the same function, so "
                 "`num_replicas_in_sync` cannot be read there"
             )
@@ -604,7 +615,7 @@ class _Round:
         node = target.node
         parent = self.parents.get(id(node))
         if isinstance(parent, cst.Call) and parent.func is node:
-            return (
+            return _Plan.refused(
                 "the batch size is Keras's default (32), not written in the call; pass "
                 f"`batch_size=<per-replica size> * {name}.num_replicas_in_sync` by hand"
             )
@@ -621,6 +632,7 @@ class _Round:
             source = f"({source})"
         text = self.text[:begin] + f"{source} * {name}.num_replicas_in_sync" + self.text[finish:]
         if self.parts is not None and any(i in self.parts.frozen for i in range(span.start.line - 1, span.end.line)):
-            return "it is on a line with IPython syntax (a magic), which the fixer keeps as it is; fix it by hand"
+            return _Plan.refused(
+                "it is on a line with IPython syntax (a magic), which the fixer keeps as it is; fix it by hand")
         # Characters change within lines, never line breaks: each line stays where it was.
-        return _Edit(text, list(range(len(self.lines))), f"scaled by `{name}.num_replicas_in_sync`")
+        return _Plan(text, list(range(len(self.lines))), f"scaled by `{name}.num_replicas_in_sync`")

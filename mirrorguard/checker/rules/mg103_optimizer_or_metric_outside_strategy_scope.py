@@ -11,7 +11,7 @@ from mirrorguard.checker.rules import mg102_compile_outside_strategy_scope as mg
 from mirrorguard.checker.rules import mg104_model_loaded_outside_strategy_scope as mg104
 from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
 from mirrorguard.checker.semantic import CallSite, Effect, SemanticModel, Unit, walk
-from mirrorguard.checker.semantic.units import BindingKind
+from mirrorguard.checker.semantic.units import END_OF_UNIT, BindingKind
 
 _REPLICA_RUN = frozenset({"run", "experimental_run_v2", "call_for_each_replica"})
 # A helper that also builds, loads or compiles a model is reported for that.
@@ -62,7 +62,7 @@ def _used(unit: Unit, targets, after: int, model: SemanticModel, seen: set) -> b
         if (id(unit), target, after) in seen:
             continue
         seen.add((id(unit), target, after))
-        start, end = unit.window(target, after) if not target.startswith("self.") else (-1, 1 << 62)
+        start, end = unit.window(target, after) if not target.startswith("self.") else (-1, END_OF_UNIT)
         for other_unit in model.units_seeing(unit, target):
             if other_unit is not unit and not model.seen_by_functions(unit, target, end):
                 continue  # functions see the binding that replaces this one

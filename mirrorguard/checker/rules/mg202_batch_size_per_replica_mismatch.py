@@ -2,99 +2,10 @@
 
 from __future__ import annotations
 
-import ast
-import re
 from typing import Iterator
 
-from mirrorguard.checker.rules import mg201_unscaled_global_batch_size as mg201
+from mirrorguard.checker.rules import _batching as batching
 from mirrorguard.checker.rules.base import Case, Context, Report, Rule
-from mirrorguard.checker.semantic import CallSite, SemanticModel, Unit, walk
-from mirrorguard.checker.semantic.builder import PER_REPLICA_PARAMS
-
-# Names that say which batch they hold.
-_SAYS_PER_REPLICA = re.compile(r"(?i)per_?replica|per_?(?:gpu|device|core|tpu|worker)|replica_batch|batch_per")
-_SAYS_GLOBAL = re.compile(r"(?i)global")
-_MAX_DEPTH = 8
-
-
-def _names_behind(node: ast.AST, unit: Unit, model: SemanticModel, depth: int = 0) -> Iterator[ast.AST]:
-    """``node`` and, through the last binding of each name it reads, the expressions behind it."""
-    yield node
-    if depth > _MAX_DEPTH:
-        return
-    for inner in walk(node):
-        if isinstance(inner, ast.Name):
-            scope: Unit | None = unit
-            while scope is not None and inner.id not in scope.bindings:
-                scope = scope.parent
-            if scope is not None and scope.bindings[inner.id][-1].value is not None:
-                yield from _names_behind(scope.bindings[inner.id][-1].value, scope, model, depth + 1)
-
-
-def _reads(nodes: list[ast.AST], pattern: re.Pattern | None = None, attribute: str | None = None) -> bool:
-    for node in nodes:
-        for inner in walk(node):
-            if pattern is not None and isinstance(inner, (ast.Name, ast.Attribute)):
-                name = inner.id if isinstance(inner, ast.Name) else inner.attr
-                if pattern.search(name):
-                    return True
-            if attribute is not None and isinstance(inner, ast.Attribute) and inner.attr == attribute:
-                return True
-    return False
-
-
-def _divides_by_replicas(nodes: list[ast.AST]) -> bool:
-    """``GLOBAL // strategy.num_replicas_in_sync``: a per-replica value."""
-    return any(
-        isinstance(inner, ast.BinOp) and isinstance(inner.op, (ast.Div, ast.FloorDiv))
-        and _reads([inner.right], attribute="num_replicas_in_sync")
-        for node in nodes
-        for inner in walk(node)
-    )
-
-
-def _input_context_name(unit: Unit) -> str:
-    current: Unit | None = unit
-    while current is not None and not current.is_module:
-        for param in current.params:
-            if param in PER_REPLICA_PARAMS or "context" in param.lower():
-                return param
-        current = current.parent
-    return "input_context"
-
-
-def mismatch(site: CallSite, found: mg201.BatchSize, context: Context) -> str | None:
-    """Why the batch size is of the wrong kind for where it is used, or None."""
-    return context.memo(("MG202", id(site)), lambda: _mismatch(site, found, context))
-
-
-def _mismatch(site: CallSite, found: mg201.BatchSize, context: Context) -> str | None:
-    expression = found.expression
-    if expression is None or isinstance(expression, ast.Constant):
-        return None  # a literal says nothing about which batch it means
-    model = context.model
-    behind = list(_names_behind(expression, site.unit, model))
-    size = context.code(expression)
-    if model.runs_per_replica(site):
-        if _reads(behind, attribute="get_per_replica_batch_size"):
-            return None
-        if _reads([expression], _SAYS_PER_REPLICA) or _divides_by_replicas(behind):
-            return None
-        if _reads(behind, attribute="num_replicas_in_sync") or _reads(behind, _SAYS_GLOBAL):
-            ctx = _input_context_name(site.unit)
-            return (f"`{size}` is the global batch size, but this input function runs once per input "
-                    f"pipeline and each replica takes what it batches; batch with "
-                    f"`{ctx}.get_per_replica_batch_size({size})`")
-        return None
-    if not mg201.judged(site, model):
-        return None
-    if _reads(behind, attribute="num_replicas_in_sync") and not _divides_by_replicas(behind):
-        return None  # scaled to the global batch
-    if _reads(behind, _SAYS_PER_REPLICA) or _divides_by_replicas(behind):
-        strategy = model.strategy_name
-        return (f"`{size}` is a per-replica batch size, but this batch is the global batch "
-                f"`{strategy}` splits across replicas; batch with `{size} * {strategy}.num_replicas_in_sync`")
-    return None
 
 
 def check(context: Context) -> Iterator[Report]:
@@ -102,10 +13,10 @@ def check(context: Context) -> Iterator[Report]:
     with_strategy = {id(unit) for unit in model.strategy_code()}
     for unit in model.units:
         for site in unit.calls:
-            found = mg201.batch_size_of(site, model)
+            found = batching.batch_size_of(site, model)
             if found is None or (id(unit) not in with_strategy and not model.runs_per_replica(site)):
                 continue
-            message = mismatch(site, found, context)
+            message = batching.mismatch(site, found, context)
             if message is not None:
                 yield Report(found.report, message)
 

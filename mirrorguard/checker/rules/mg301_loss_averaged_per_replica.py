@@ -7,7 +7,7 @@ from typing import Iterator
 
 from mirrorguard.checker.rules.base import Case, Context, Report, Rule
 from mirrorguard.checker.semantic import CallSite, SemanticModel, Unit, walk
-from mirrorguard.checker.semantic.units import BindingKind
+from mirrorguard.checker.semantic.units import END_OF_UNIT, BindingKind
 
 # A plain mean over the examples a replica sees.
 _MEANS = frozenset(
@@ -68,12 +68,12 @@ def _plain_means(node: ast.AST, unit: Unit, model: SemanticModel, before: int, d
         if bindings and bindings[-1].value is not None:
             binding = bindings[-1]
             expression, home = _element(binding, unit, model)
-            yield from _plain_means(expression, home, model, binding.order if home is unit else 1 << 62, depth + 1)
+            yield from _plain_means(expression, home, model, binding.order if home is unit else END_OF_UNIT, depth + 1)
         elif not bindings:
             # optimizer.minimize(loss_fn, var_list): the loss is what loss_fn returns.
             function = model.function(node.id, unit)
             for returned in _returns(function) if function is not None else ():
-                yield from _plain_means(returned, function, model, 1 << 62, depth + 1)
+                yield from _plain_means(returned, function, model, END_OF_UNIT, depth + 1)
     elif isinstance(node, ast.Call):
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr in _PASS_THROUGH and node.args:
@@ -84,7 +84,7 @@ def _plain_means(node: ast.AST, unit: Unit, model: SemanticModel, before: int, d
         for target in model.callees(site) if site is not None else ():
             if isinstance(target, Unit):
                 for returned in _returns(target):
-                    yield from _plain_means(returned, target, model, 1 << 62, depth + 1)
+                    yield from _plain_means(returned, target, model, END_OF_UNIT, depth + 1)
 
 
 _REDUCTIONS = frozenset({"compute_average_loss", "reduce_sum", "reduce_mean", "scale_regularization_loss"})
@@ -118,7 +118,7 @@ def _reduced(node: ast.AST, unit: Unit, before: int, model: SemanticModel, depth
     site = next((s for s in unit.calls if s.node is node), None)
     targets = [t for t in model.callees(site) if isinstance(t, Unit)] if site is not None else []
     return bool(targets) and all(
-        _reduced(returned, target, 1 << 62, model, depth + 1)
+        _reduced(returned, target, END_OF_UNIT, model, depth + 1)
         for target in targets for returned in _returns(target)
     )
 

@@ -42,7 +42,7 @@ from mirrorguard.checker.semantic.units import (
     SelfMethod,
     Unit,
     UnitKind,
-    walk,
+    Use,
 )
 
 # Methods of a model that neither train it nor hand it to something that might.
@@ -547,7 +547,7 @@ class Builder:
     def _for(self, node: ast.For | ast.AsyncFor) -> None:
         self._iterated.add(id(node.iter))
         if isinstance(node.iter, ast.Name):
-            self.unit.iterated.append((node.iter.id, self.order))
+            self.unit.iterated.append(Use(node.iter.id, self.order))
         self.visit(node.iter)
         self.visit(node.target)
         for name in target_names(node.target):
@@ -593,7 +593,7 @@ class Builder:
         if self.is_scope(value):
             self.scope_vars.add(target)
         last = target.rsplit(".", 1)[-1]
-        if isinstance(value, ast.Call) and api.call_role(self.qualify(value.func)) == "get_strategy":
+        if isinstance(value, ast.Call) and api.call_role(self.qualify(value.func)) is api.CallRole.GET_STRATEGY:
             # self.strategy = tf.distribute.get_strategy(): the caller's strategy, whatever
             # scope it entered; reading it later is no sign this code must enter one.
             self.ambient_strategies.add(target)
@@ -678,7 +678,7 @@ class Builder:
         if isinstance(node.ctx, ast.Load):
             self.unit.loads[node.id] += 1
             if self._export_depth:
-                self.unit.inference.append((node.id, self.order))
+                self.unit.inference.append(Use(node.id, self.order))
             self._reference(node.id)
 
     def _attribute(self, node: ast.Attribute) -> None:
@@ -733,7 +733,7 @@ class Builder:
         per_replica = isinstance(func, ast.Attribute) and func.attr in api.PER_REPLICA_DATASET_APIS
         self._per_replica_depth += per_replica
         # Checkpoint(model=m, embedding=m.dense), saved_model.save(m, signatures=m.serve): exported.
-        exported = bool(qualified) and api.call_role(qualified) == "checkpoint"
+        exported = bool(qualified) and api.call_role(qualified) is api.CallRole.CHECKPOINT
         self._export_depth += exported
         self._open_calls.append(site)
         self.visit(func)
@@ -771,21 +771,21 @@ class Builder:
                 if isinstance(value, ast.Name):
                     self.estimator_input_fns.add(value.id)
         role = api.call_role(qualified) if qualified else None
-        if role == "app_run" and node.args and isinstance(node.args[0], ast.Name):
+        if role is api.CallRole.APP_RUN and node.args and isinstance(node.args[0], ast.Name):
             self.entry_functions.add(node.args[0].id)
-        if role == "estimator" and ("RunConfig" not in qualified[0] or any(
+        if role is api.CallRole.ESTIMATOR and ("RunConfig" not in qualified[0] or any(
                 k.arg in ("train_distribute", "eval_distribute") for k in node.keywords)):
             self.estimator_distribution = True
-        if role == "strategy":
+        if role is api.CallRole.STRATEGY:
             self.strategy_in_play = True
             unit.owns_strategy = unit.makes_strategy = True
             return
-        if role == "get_strategy":
+        if role is api.CallRole.GET_STRATEGY:
             # The current strategy: a function that asks for it runs in whatever
             # scope its caller entered, so this alone makes it no root.
             self.strategy_in_play = True
             return
-        if role == "set_strategy":
+        if role is api.CallRole.SET_STRATEGY:
             # experimental_set_strategy(strategy): what follows runs as in its scope.
             if node.args and not (isinstance(node.args[0], ast.Constant) and node.args[0].value is None):
                 self._enter_scope()
@@ -796,16 +796,16 @@ class Builder:
             if helper is not None:
                 site.callee = ImportedHelper(helper)
                 return
-        if role == "checkpoint":
+        if role is api.CallRole.CHECKPOINT:
             return  # what its arguments read counts as exported, not trained (see _call)
         if isinstance(func, ast.Attribute):
             self._method_call(site, func, qualified)
         elif isinstance(func, ast.Name) and not qualified:
             if is_inference_call(node) or site.is_inside(_serving_function):
                 # model(x, training=False), or a forward pass a serving tf.function wraps
-                unit.inference.append((func.id, site.order))
+                unit.inference.append(Use(func.id, site.order))
             elif not self._tape_depth and not any(k.arg == "training" for k in node.keywords):
-                unit.forward.append((func.id, site.order))  # model(x) outside a GradientTape: a prediction
+                unit.forward.append(Use(func.id, site.order))  # model(x) outside a GradientTape: a prediction
             site.callee = LocalFunction(self.partials.get(func.id, func.id))
         elif isinstance(func, ast.Call) and "functools.partial" in self.qualify(func.func) and func.args:
             # functools.partial(build_model, depth=2)(num_classes=3)
@@ -817,7 +817,7 @@ class Builder:
         receiver = func.value
         if attr in INFERENCE_METHODS and (site.receiver or site.chain_root):
             # model.predict(x); sampler.layers[1].reset_states()
-            self.unit.inference.append((site.receiver or site.chain_root, site.order))
+            self.unit.inference.append(Use(site.receiver or site.chain_root, site.order))
         if qualified:
             return  # a module function such as re.compile or tf.function
         if attr == "enter_context" and site.node.args and self.is_scope(site.node.args[0]):

@@ -26,12 +26,14 @@ from typing import Callable, Iterable, Iterator, Mapping
 from mirrorguard.checker import names as api
 from mirrorguard.checker.semantic.builder import Builder
 from mirrorguard.checker.semantic.units import (
+    END_OF_UNIT,
     AttributeCall,
     CallSite,
     ImportedHelper,
     LocalFunction,
     SelfMethod,
     Unit,
+    argument_for,
 )
 
 
@@ -407,10 +409,10 @@ class SemanticModel:
                 if inside(read.order):
                     total += 1
                     in_scope = in_scope or read.in_scope
-            inference += sum(1 for used, order in other.inference if used == name and inside(order))
+            inference += sum(1 for use in other.inference if use.name == name and inside(use.order))
             if not self.is_replica_function(other):
                 # A forward pass outside any GradientTape: a prediction.
-                inference += sum(1 for used, order in other.forward if used == name and inside(order))
+                inference += sum(1 for use in other.forward if use.name == name and inside(use.order))
             # ExportModel(copy): wrapped into another copy that is itself only exported or evaluated.
             inference += sum(1 for call in other.calls_on(name) if inside(call.order) and self._wraps_into_copy(call))
         return total, inference, in_scope
@@ -497,7 +499,7 @@ class SemanticModel:
         after the module (or outer function) has made all its bindings, so they
         see the last one: an earlier binding that is replaced (``end`` is the
         order of the binding that replaces it) is not theirs."""
-        return end >= 1 << 62 or name.startswith("self.")
+        return end >= END_OF_UNIT or name.startswith("self.")
 
     def _readers(self) -> dict[str, list[Unit]]:
         if self._readers_index is None:
@@ -517,8 +519,6 @@ class SemanticModel:
     def replica_function_names(self) -> set[str]:
         names = self.cache.get("replica functions")
         if names is None:
-            from mirrorguard.checker.semantic.values import argument_for
-
             names = set(self.b.replica_fn_names)
             for helper, param in self.b.replica_fn_params:
                 for site in helper.callers:

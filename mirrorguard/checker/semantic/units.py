@@ -12,7 +12,11 @@ import bisect
 import enum
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Iterator, NamedTuple
+
+# The walk order after every other: a binding that nothing replaces holds to
+# the end of its unit, and a use judged "after everything" is placed here.
+END_OF_UNIT = 1 << 62
 
 
 def walk(node: ast.AST) -> Iterator[ast.AST]:
@@ -67,6 +71,29 @@ class Binding:
         """Are the two bindings on different branches of one ``if`` (never both run)?"""
         mine = dict(self.branches)
         return any(node in mine and mine[node] != branch for node, branch in other.branches)
+
+
+class Window(NamedTuple):
+    """The walk orders ``start <= order < end`` during which one binding holds."""
+
+    start: int
+    end: int
+
+    @property
+    def open_ended(self) -> bool:
+        """Nothing replaces the binding: it holds to the end of its unit."""
+        return self.end >= END_OF_UNIT
+
+    def holds_at(self, order: int) -> bool:
+        return self.start <= order < self.end
+
+
+@dataclass(frozen=True)
+class Use:
+    """One use of a name at one point of the walk (a prediction, a loop over it...)."""
+
+    name: str
+    order: int
 
 
 @dataclass(frozen=True)
@@ -183,9 +210,9 @@ class Unit:
     loads: Counter = field(default_factory=Counter)
     stores: Counter = field(default_factory=Counter)
     reads: list[Read] = field(default_factory=list)  # every read of a name or self.x, in walk order
-    inference: list[tuple[str, int]] = field(default_factory=list)  # (name, order): evaluate, predict, save...
-    iterated: list[tuple[str, int]] = field(default_factory=list)  # (name, order): for x in name
-    forward: list[tuple[str, int]] = field(default_factory=list)  # (name, order): name(x), no training=
+    inference: list[Use] = field(default_factory=list)  # evaluate, predict, save...
+    iterated: list[Use] = field(default_factory=list)  # for x in name
+    forward: list[Use] = field(default_factory=list)  # name(x), no training=
     refs: set[str] = field(default_factory=set)  # names and self.x read anywhere in it
     in_scope_refs: set[str] = field(default_factory=set)  # ... read inside a strategy scope
     makes_strategy: bool = False  # constructs a tf.distribute strategy
@@ -237,7 +264,7 @@ class Unit:
     def is_lambda(self) -> bool:
         return self.kind is UnitKind.LAMBDA
 
-    def window(self, name: str, after: int) -> tuple[int, int]:
+    def window(self, name: str, after: int) -> Window:
         """The walk orders between which the binding of ``name`` made after
         ``after`` holds in this unit: from it to the next binding of the name."""
         bindings = self.bindings.get(name, ())
@@ -245,15 +272,34 @@ class Unit:
         index = bisect.bisect_right([b.order for b in bindings], after) if len(bindings) > 8 else next(
             (i for i, b in enumerate(bindings) if b.order > after), len(bindings))
         if index >= len(bindings):
-            return after, 1 << 62
+            return Window(after, END_OF_UNIT)
         first = bindings[index]
         # The next binding that replaces it; one on the other branch of an if does not.
         for later in bindings[index + 1:]:
             if not later.excludes(first):
-                return first.order, later.order
-        return first.order, 1 << 62
+                return Window(first.order, later.order)
+        return Window(first.order, END_OF_UNIT)
 
     def bind(self, binding: Binding) -> None:
         self.bindings.setdefault(binding.name, []).append(binding)
         if "." not in binding.name:
             self.stores[binding.name] += 1
+
+
+def argument_for(site: CallSite, function: Unit, param: str) -> ast.expr | None:
+    """The expression a call passes for ``param`` of ``function``, if it passes one."""
+    keyword = site.keyword(param)
+    if keyword is not None:
+        return keyword.value
+    node = function.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    names = [a.arg for a in (*node.args.posonlyargs, *node.args.args)]
+    if names and names[0] in ("self", "cls") and function.class_name and site.method is not None:
+        names = names[1:]  # bound method: the receiver is the first parameter
+    if param not in names:
+        return None
+    index = names.index(param)
+    if any(isinstance(a, ast.Starred) for a in site.node.args[: index + 1]):
+        return None
+    return site.node.args[index] if index < len(site.node.args) else None

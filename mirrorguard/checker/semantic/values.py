@@ -17,7 +17,7 @@ import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mirrorguard.checker.semantic.units import BindingKind, CallSite, Unit, walk
+from mirrorguard.checker.semantic.units import BindingKind, Unit, argument_for, walk
 
 if TYPE_CHECKING:
     from mirrorguard.checker.semantic.model import SemanticModel
@@ -170,25 +170,6 @@ def _merge(bindings, model: SemanticModel, depth: int) -> Value:
         has_augmented = any(augmented for augmented, _ in verdicts)
         return Value(Kind.CONSTANT, numbers.pop() if len(numbers) == 1 and not has_augmented else None)
     return UNKNOWN
-
-
-def argument_for(site: CallSite, function: Unit, param: str) -> ast.expr | None:
-    """The expression a call passes for ``param`` of ``function``, if it passes one."""
-    keyword = site.keyword(param)
-    if keyword is not None:
-        return keyword.value
-    node = function.node
-    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return None
-    names = [a.arg for a in (*node.args.posonlyargs, *node.args.args)]
-    if names and names[0] in ("self", "cls") and function.class_name and site.method is not None:
-        names = names[1:]  # bound method: the receiver is the first parameter
-    if param not in names:
-        return None
-    index = names.index(param)
-    if any(isinstance(a, ast.Starred) for a in site.node.args[: index + 1]):
-        return None
-    return site.node.args[index] if index < len(site.node.args) else None
 
 
 def parameter_origins(param: str, function: Unit, model: SemanticModel) -> list[Origin]:

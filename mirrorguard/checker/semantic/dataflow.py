@@ -1,0 +1,161 @@
+"""Where a batched dataset goes: to the strategy, or somewhere else.
+
+A ``tf.data`` pipeline batched in a strategy's file is the global batch only
+when it reaches the strategy (``fit``, ``experimental_distribute_dataset``,
+``strategy.run``...). This module follows a batched dataset's name through the
+method chains and bindings that carry it, and answers whether it only feeds
+something else: a layer's ``adapt()``, a host-side loop or ``next(iter(...))``,
+``Session.run``, another batching, a library that scans it as an index.
+The batch rules (MG201, MG202) ask; this module knows no rule.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from mirrorguard.checker import names as api
+from mirrorguard.checker.semantic.units import CallSite
+
+if TYPE_CHECKING:
+    from mirrorguard.checker.semantic.model import SemanticModel
+
+
+def batch_reaches_strategy(site: CallSite, model: SemanticModel) -> bool:
+    """Does the dataset this batching call makes reach the strategy as it is?
+    Not when the chain it ends is a library's index, or its name only feeds
+    something else (see :func:`only_feeds_elsewhere`)."""
+    if site.is_inside(lambda outer: any(q.startswith(LIBRARY_SINKS) for q in outer.qualified)):
+        return False  # tfrs.metrics.FactorizedTopK(candidates=movies.batch(128)...): an index the library scans
+    end = chain_end(site)
+    return not (len(end.targets) == 1 and only_feeds_elsewhere(end.targets[0], end, model, 0))
+
+
+# Libraries that take a dataset to scan it themselves, not to train on it.
+LIBRARY_SINKS = ("tensorflow_recommenders.",)
+
+
+def chain_end(site: CallSite) -> CallSite:
+    """The outermost call of the method chain ``site`` is part of:
+    ``ids = ratings.batch(N).map(f)`` for ``ratings.batch(N)``."""
+    current = site
+    while current.inside_call is not None and _in_receiver_chain(current.inside_call.node, current.node):
+        current = current.inside_call
+    return current
+
+
+def _in_receiver_chain(outer: ast.Call, inner: ast.Call) -> bool:
+    node = outer.func
+    while isinstance(node, ast.Attribute):
+        node = node.value
+        if node is inner:
+            return True
+        if isinstance(node, ast.Call):
+            node = node.func
+    return False
+
+
+def only_feeds_elsewhere(name: str, site: CallSite, model: SemanticModel, depth: int) -> bool:
+    """``vocab_ds = text_ds.batch(1024)`` then only ``layer.adapt(vocab_ds)``;
+    ``chunks = stream.batch(SEQ + 1)`` then ``chunks.map(split)...batch(GLOBAL)``;
+    ``held_out = ds.batch(256)`` then only ``for x in held_out:``. The batched
+    dataset never reaches the strategy as it is."""
+    if "." in name or depth > 3:
+        return False
+    home = site.binding_unit
+    window = home.window(name, site.order)
+    start, end = window
+    uses = reads = 0
+    for unit in model.units_seeing(home, name):
+        if unit is not home and not model.seen_by_functions(home, name, end):
+            continue
+
+        def inside(order: int, unit=unit) -> bool:
+            return start <= order < end if unit is home else True
+
+        reads += len(unit.reads_between(name, start, end) if unit is home else unit.reads_of(name))
+        uses += sum(1 for use in unit.iterated if use.name == name and inside(use.order))
+        for other in unit.calls_on(name):
+            if not inside(other.order):
+                continue
+            if other.chain_root == name and other.inside_call is not None and other.inside_call.chain_root == name:
+                continue
+            uses += 1
+            chain = [c for c in unit.calls_on(name)
+                     if c.chain_root == name and (c is other or c.is_inside(lambda o: o is other))]
+            if other.chain_root == name and any(c.method in api.BATCH_METHODS for c in chain):
+                continue  # batched again on the way
+            if other.method == "adapt" or other.is_inside(lambda outer: outer.method == "adapt"):
+                continue
+            if other.chain_root == name and other.iterated:
+                continue
+            if _host_side(other, name, model):
+                continue
+            # dataset = chunks.map(split): follow the new name.
+            final = _end_of_chain(other, unit) if other.chain_root == name else None
+            if final is not None and len(final.targets) == 1 and only_feeds_elsewhere(
+                final.targets[0], final, model, depth + 1
+            ):
+                continue
+            return False
+    if not reads:
+        # Re-bound before anything reads it: it reaches nothing. Left unused to
+        # the end, it is still the global batch the script means.
+        return not window.open_ended
+    return reads <= uses
+
+
+# Consumers that bring a dataset to the host, never to the strategy.
+_HOST_METHODS = frozenset({"as_numpy_iterator", "numpy", "take_while"})
+_HOST_FUNCTIONS = frozenset({
+    "iter", "next", "list", "enumerate", "len", "print", "tensorflow_datasets.as_numpy",
+    # TF1 iterators, read by a Session on the host
+    "tensorflow.data.make_one_shot_iterator", "tensorflow.data.make_initializable_iterator",
+})
+
+
+def _host_side(site: CallSite, name: str, model: SemanticModel) -> bool:
+    """``next(iter(ds))``, ``ds.as_numpy_iterator()``, ``session.run(ds)``: the dataset
+    goes to the host (a plot, a print, a TF1 session), not to the strategy."""
+    if site.method in _HOST_METHODS and site.chain_root == name:
+        return True
+    func = site.node.func
+    if site.method == "run" and isinstance(func, ast.Attribute) and not model.is_strategy(func.value):
+        return True  # Session.run, not strategy.run
+    return _host_call(site)
+
+
+STRATEGY_SINKS = frozenset({
+    "experimental_distribute_dataset", "distribute_datasets_from_function", "create_per_worker_dataset",
+    "fit", "evaluate", "predict", "run", "search",
+})
+
+
+def gathered_on_host(site: CallSite) -> bool:
+    """The call sits in the arguments of a host-side call (``next(iter(...))``)
+    with nothing that hands it to the strategy in between."""
+    outer = site.inside_call
+    while outer is not None:
+        if outer.method in STRATEGY_SINKS:
+            return False
+        if _host_call(outer):
+            return True
+        outer = outer.inside_call
+    return False
+
+
+def _host_call(site: CallSite) -> bool:
+    func = site.node.func
+    called = site.qualified or ((func.id,) if isinstance(func, ast.Name) else ())
+    return any(q in _HOST_FUNCTIONS for q in called)
+
+
+def _end_of_chain(site: CallSite, unit) -> CallSite | None:
+    """The outermost call of the method chain ``site`` starts: ``a.map(f).shuffle(9)`` for ``a.map(f)``."""
+    if not site.chained:
+        return site
+    for other in unit.calls:
+        if (other.statement is site.statement and other.chain_root == site.chain_root and not other.chained
+                and other.order < site.order):
+            return other
+    return None
