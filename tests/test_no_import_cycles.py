@@ -16,15 +16,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("mirrorguard", "flake8_mirrorguard")
 
-# Cycles another branch removes. Each must still exist while it is listed: when
-# that branch lands, this test fails until the entry is deleted.
-KNOWN_CYCLES = {
-    frozenset({"mirrorguard.checker.rules.mg201_unscaled_global_batch_size",
-               "mirrorguard.checker.rules.mg202_batch_size_per_replica_mismatch"}),
-    frozenset({"mirrorguard.checker.semantic.model", "mirrorguard.checker.semantic.values"}),
-}
-
-
 def modules() -> dict[str, Path]:
     found = {}
     for package in PACKAGES:
@@ -113,12 +104,8 @@ def test_relative_and_function_level_imports_are_edges(tmp_path):
     assert imports_of("pkg.m", path, known) == {"pkg.other", "pkg.sub"}
 
 
-def test_no_import_cycles_but_the_known_ones():
+def test_no_import_cycles():
     known = modules()
     edges = {name: imports_of(name, path, known) for name, path in known.items()}
     found = cycles(edges)
-    unexpected = found - KNOWN_CYCLES
-    assert not unexpected, "import cycles: " + "; ".join(" <-> ".join(sorted(c)) for c in unexpected)
-    gone = KNOWN_CYCLES - found
-    assert not gone, ("a known cycle is gone: delete it from KNOWN_CYCLES: "
-                      + "; ".join(" <-> ".join(sorted(c)) for c in gone))
+    assert not found, "import cycles: " + "; ".join(" <-> ".join(sorted(c)) for c in found)
