@@ -71,7 +71,7 @@ def check_path(path: str, settings: Settings, want_imports: bool = False,
         if data is not None:
             decoded = sources.decode_leniently(data)
         else:
-            decoded = sources.read_file(path)
+            decoded = sources.read_file(path, leniently=True)  # as flake8 reads it
         if isinstance(decoded, sources.Unreadable):
             return FileResult(path, unreadable_findings(path, decoded, settings))
         findings, imports = check_source_and_imports(decoded.text, path, settings)

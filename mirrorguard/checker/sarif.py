@@ -48,7 +48,7 @@ def to_sarif(findings: Sequence[Finding], root: str | None = None, exit_code: in
             properties = {"cell": finding.cell, "cellLine": finding.line, "cellColumn": finding.column}
             if finding.path not in notebooks:
                 notebooks[finding.path] = notebook_source_lines(finding.path)
-            line = _json_line(notebooks[finding.path], finding.cell, finding.line)
+            line = notebook_file_line(notebooks[finding.path], finding.cell, finding.line)
             if line is not None:
                 physical["region"] = {"startLine": line}
         result = {
@@ -148,12 +148,16 @@ def _parse(text: str, at: int):
     return json.JSONDecoder().raw_decode(text, at)
 
 
-def notebook_source_lines(path: str) -> list[list[int]] | None:
-    """For each code cell of the notebook at ``path`` (nbformat 4), the 1-based
-    line of the file on which each line of its source starts; None if unreadable."""
+def notebook_source_lines(path: str, data: bytes | None = None) -> list[list[int]] | None:
+    """For each code cell of the notebook at ``path`` (nbformat 4), or of its bytes
+    ``data``, the 1-based line of the file on which each line of its source starts;
+    None if unreadable."""
     try:
-        with open(path, encoding="utf-8-sig") as handle:
-            text = handle.read()
+        if data is None:
+            with open(path, encoding="utf-8-sig") as handle:
+                text = handle.read()
+        else:
+            text = data.decode("utf-8-sig")
         notebook, _ = _parse(text, _BLANK.match(text).end())
         cells = notebook["cells"]
     except (OSError, UnicodeDecodeError, ValueError, IndexError, KeyError, TypeError, RecursionError):
@@ -179,7 +183,8 @@ def notebook_source_lines(path: str) -> list[list[int]] | None:
     return result
 
 
-def _json_line(cells: list[list[int]] | None, cell: int, line: int) -> int | None:
+def notebook_file_line(cells: list[list[int]] | None, cell: int, line: int) -> int | None:
+    """The file line of ``line`` of code cell ``cell``, from :func:`notebook_source_lines`; None if unknown."""
     if cells is None or not 1 <= cell <= len(cells) or not 1 <= line <= len(cells[cell - 1]):
         return None
     return cells[cell - 1][line - 1]

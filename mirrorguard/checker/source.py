@@ -75,14 +75,15 @@ def decode_leniently(data: bytes) -> DecodedSource:
     return DecodedSource(text, "latin-1", False, fallback=decoded)
 
 
-def read_file(path: str) -> DecodedSource | Unreadable:
-    """The file's text as the check reads it (:func:`decode_leniently`); Unreadable if it cannot be read."""
+def read_file(path: str, *, leniently: bool = False) -> DecodedSource | Unreadable:
+    """The file's text as Python reads it (with ``leniently``, as flake8 and
+    ``mirrorguard check`` read it: :func:`decode_leniently`); Unreadable if it cannot be."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as exc:
         return Unreadable(f"cannot read: {exc.strerror or exc}")
-    return decode_leniently(data)
+    return decode_leniently(data) if leniently else decode(data)
 
 
 def cpython_rejects(text: str, filename: str) -> Unreadable | None:

@@ -154,16 +154,11 @@ class SourceLines:
 
     def file_line(self, path: str, cell: int, line: int) -> int | None:
         """The line of the notebook file that holds ``line`` of code cell ``cell``, if known."""
-        if path not in self._file_lines:
-            from mirrorguard.checker.notebooks import code_cell_file_lines
+        from mirrorguard.checker.sarif import notebook_file_line, notebook_source_lines
 
-            data = self._data(path)
-            self._file_lines[path] = code_cell_file_lines(data) if data is not None else None
-        cells = self._file_lines[path]
-        if not cells or not 1 <= cell <= len(cells) or not cells[cell - 1]:
-            return None
-        lines = cells[cell - 1]
-        return lines[min(line, len(lines)) - 1]
+        if path not in self._file_lines:
+            self._file_lines[path] = notebook_source_lines(path, self._contents.get(path))
+        return notebook_file_line(self._file_lines[path], cell, line)
 
     def _data(self, path: str) -> bytes | None:
         data = self._contents.get(path)

@@ -58,7 +58,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "fix",
         help="move model building, compile and optimizers into the strategy scope",
-        description=fix_description(),
+        describe=fix_description,  # the rules registry is read only for --help
         allow_abbrev=False,
     )
     add_shared_options(parser)

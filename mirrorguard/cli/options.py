@@ -17,7 +17,18 @@ from mirrorguard.cli.exit_codes import EXIT_CLEAN, EXIT_USAGE, UsageError, error
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, plus a "did you mean" for an unknown option, as git and ruff give one."""
+    """argparse, plus a "did you mean" for an unknown option, as git and ruff give one, and a
+    description worked out only when help is shown (``describe``: a function returning it), so
+    that building the parser imports nothing a run does not need."""
+
+    def __init__(self, *args, describe=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._describe = describe
+
+    def format_help(self) -> str:
+        if self._describe is not None:
+            self.description, self._describe = self._describe(), None
+        return super().format_help()
 
     def error(self, message: str):  # type: ignore[override]
         match = re.match(r"unrecognized arguments: (.*)", message)

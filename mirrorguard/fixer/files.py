@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from mirrorguard.checker import source as sources
 from mirrorguard.checker.core import DEFAULT_SETTINGS, Settings
 from mirrorguard.checker.findings import Finding
-from mirrorguard.checker.rules import UNREADABLE
-from mirrorguard.fixer.fix import FixResult, fix_source
+from mirrorguard.checker.rules import RULES_BY_CODE, UNREADABLE
+from mirrorguard.fixer.fix import NO_FIX, FixResult, fix_source
 
 BOM = b"\xef\xbb\xbf"
 NOTEBOOK_SUFFIX = ".ipynb"
@@ -210,7 +210,10 @@ def fix_reported(path: str, reported: list[Finding], settings: Settings = DEFAUL
             continue
         matches = pending.get((finding.cell, finding.code, finding.message))
         if not matches:
-            done.left.append((finding, CROSS_FILE))
+            # What the per-file fix does not see: a rule without a fix (MG001 is found by the
+            # run, not the fixer) says so; the rest is cross-file.
+            rule = RULES_BY_CODE.get(finding.code)
+            done.left.append((finding, NO_FIX if rule is not None and rule.fix == "none" else CROSS_FILE))
         elif not write:  # nothing written: where it is in the file as it stands
             done.left.append((finding, matches.pop(0)[1]))
         else:

@@ -1,8 +1,11 @@
 """The whole Python standard library: no crash, and no finding but MG000 on
-files CPython itself rejects (lib2to3's Python 2 fixtures, badsyntax tests...)."""
+files CPython cannot decode or parse (lib2to3's Python 2 fixtures, badsyntax tests...).
+Errors the compiler finds only after parsing (badsyntax_future*) are no MG000: flake8 runs
+its plugins on such files, and the checker judges them as flake8 does (issue 19, item 4)."""
 
 from __future__ import annotations
 
+import ast
 import sysconfig
 import warnings
 from pathlib import Path
@@ -14,7 +17,7 @@ def _rejected_by_cpython(path: Path) -> bool:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            compile(path.read_bytes(), str(path), "exec", dont_inherit=True)
+            compile(path.read_bytes(), str(path), "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
     except (SyntaxError, ValueError, UnicodeDecodeError):
         return True
     return False

@@ -148,3 +148,17 @@ def check_yaml(doc: str, body: str, folder: Path) -> None:
             continue
         code, output = run_command(command, folder)
         assert code in (0, 1) and "error" not in output.lower(), f"{doc}: {command}: {output}"
+
+
+def test_the_development_section_runs_the_virtualenv_it_installs():
+    """Issue 19, item 13: no command there works only inside an activated venv, and the suite's time is given."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Development", 1)[1].split("\n## ", 1)[0]
+    commands = re.findall(r"`((?:python|pytest|flake8|mirrorguard|\.venv/bin/)[^`]*)`", section)
+    # A command has an argument (a path or an option); `mirrorguard check` alone names the tool in a table.
+    runnable = [c for c in commands if re.search(r" (?:-|\S*/)", c)]
+    assert runnable, "no command found in the Development section"
+    bare = [c for c in runnable if not c.startswith(".venv/bin/")]
+    assert not bare, f"commands that need an activated venv: {bare}"
+    assert "source .venv/bin/activate" in section
+    assert re.search(r"suite takes about \d+ minutes", section)

@@ -252,3 +252,11 @@ def test_fix_help_names_the_fixable_rules_from_the_registry(tmp_path, capsys, mo
     safe = code_ranges(rule.code for rule in ALL_RULES if rule.fix == "safe")
     assert code == 0 and f"Apply the safe fixes ({safe})" in text
     assert code_ranges(["MG101", "MG102", "MG103", "MG105", "MG201"]) == "MG101-MG103, MG105, MG201"
+
+
+def test_fix_says_an_unused_noqa_has_no_automatic_fix(tmp_path, capsys, monkeypatch):
+    (tmp_path / "t.py").write_text(BAD + "x = 1  # noqa: MG102\n")
+    code, out, _ = run(capsys, monkeypatch, tmp_path, "fix", "t.py")
+    assert code == 1
+    assert "t.py:7:8: MG001 not fixed: no automatic fix for this rule" in out
+    assert "t.py:4:9: MG101 fixed" in out
