@@ -30,7 +30,12 @@ def report(error: Exception, on_failure: str) -> None:
     """Raises `error`, or warns with its message when `on_failure="warn"`, pointing at the user's fit() line."""
     if on_failure == "raise":
         raise error
-    warnings.warn(f"{type(error).__name__}: {error}", UserWarning, stacklevel=_hooks.user_stacklevel())
+    warn(f"{type(error).__name__}: {error}")
+
+
+def warn(message: str) -> None:
+    """A UserWarning attributed to the user's line (their `fit()` call), not to mirrorguard or Keras."""
+    warnings.warn(message, UserWarning, stacklevel=_hooks.user_stacklevel())
 
 
 def tf_variable(variable):

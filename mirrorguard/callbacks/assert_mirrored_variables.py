@@ -5,9 +5,7 @@ from __future__ import annotations
 import threading
 
 from mirrorguard.callbacks import _hooks, _variables
-import warnings
-
-from mirrorguard.callbacks._keras import Callback, check_choice, is_default_strategy, report
+from mirrorguard.callbacks._keras import Callback, check_choice, is_default_strategy, report, warn
 from mirrorguard.errors import NotMirroredError
 from mirrorguard.runtime import compat
 
@@ -24,7 +22,7 @@ def not_applicable_under_pss(guard) -> bool:
         return False
     if not getattr(guard, "_pss_warned", False):
         guard._pss_warned = True
-        warnings.warn(_PSS.format(guard=type(guard).__name__), UserWarning, stacklevel=_hooks.user_stacklevel())
+        warn(_PSS.format(guard=type(guard).__name__))
     return True
 
 
