@@ -39,6 +39,13 @@ def assert_mirrored(strategy, *objects) -> None:
     under OneDeviceStrategy and CentralStorageStrategy it must have been created
     in the strategy's scope.
 
+    A checkpoint's `save_counter` (made by its first `save()`, wherever that
+    ran) is bookkeeping, not training state, and is not checked; a model not
+    built yet has nothing to check, which a warning says. Under Keras 3 an
+    optimizer made outside the scope is reported by its `iterations`, which
+    every replica increments. Under ParameterServerStrategy nothing applies:
+    a warning says so.
+
     A variable created outside the scope trains silently with one copy that
     every replica updates: a `tf.Variable` step counter made outside the scope
     and `assign_add(1)`-ed in the replica function counts 8 after 4 steps on 2

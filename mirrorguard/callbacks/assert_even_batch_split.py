@@ -105,7 +105,8 @@ class AssertEvenBatchSplit(_hooks.StepHook, Callback):
     step, all on tensor shapes, so no host-device synchronisation; under
     MultiWorkerMirroredStrategy, also one all-reduce of one integer per replica.
     Batch hooks are not overridden, so Keras 3 keeps dispatching steps
-    asynchronously. Not active under TPUStrategy or on a single replica.
+    asynchronously. Not active under TPUStrategy or on a single replica; under
+    ParameterServerStrategy it says once that it does not apply.
 
     Example:
 

@@ -40,6 +40,7 @@ class AssertMirroredVariables(_hooks.StepHook, Callback):
     are checked at that point, still before the step runs.
 
     The check runs once per `fit()` on the host and costs nothing per step.
+    Under ParameterServerStrategy it says once, in a warning, that it does not apply.
 
     Example:
 
