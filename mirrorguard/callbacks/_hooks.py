@@ -10,19 +10,19 @@ guards hook the two places where both flavours of Keras pass them:
   each `steps_per_execution` steps). A hook there turns what the graph recorded
   into an error or a warning before fit() moves on to the next step.
 
-Keras 3 binds `train_step` in `make_train_function()`, which runs after
-`set_model()`; tf-keras looks it up while tracing. Both cache the train function,
-so installing the step wrapper drops the cached one, and removing the wrappers
-drops it again: the next fit() retraces without mirrorguard's ops.
+Everything is installed from `on_train_begin()`, which only `fit()` calls: the
+step wrapper replaces the model's `train_step` and a fresh train function is made
+from it (Keras made one just before, not traced yet, so nothing is thrown away),
+then the host wrapper wraps that. `evaluate()` and `predict()` are never touched.
+Everything is removed at `on_train_end()` and when an exception or
+KeyboardInterrupt leaves the train function.
 
-Lifecycle: the step wrapper is installed from `set_model()` only when that is
-called by `fit()` (not `evaluate()` or `predict()`), and adds ops only while a
-guarded fit() is live (from `on_train_begin()`). Everything is removed at
-`on_train_end()`, when an exception or KeyboardInterrupt leaves the train
-function, and, for a fit() that died elsewhere (in another callback, say), at the
-first call of the next fit() that does not carry the guards: the stale host
-wrapper then restores the model and hands over to a freshly built plain train
-function, so that fit() traces exactly what plain Keras traces.
+A fit() that died elsewhere (another callback raised, say) leaves the wrappers on
+the model. mirrorguard wraps the flavour's `Model.fit` (the public method, see
+`fit_wrapper`), so the next fit() of that model, guarded or not, starts by removing
+them: this is decided once per fit(), never per step. The same wrapper gives the
+guards fit()'s own arguments (`running_fit`), which decide where the data's
+remainder falls.
 
 Several guards on one model share one wrapper each way, so that they can be
 removed in any order.
@@ -30,13 +30,26 @@ removed in any order.
 
 from __future__ import annotations
 
+import functools
+import inspect
+import os
 import sys
 import weakref
+from dataclasses import dataclass, field
 
 _MISSING = object()
 _installed: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_running: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # model -> [FitCall], innermost last
 # Keras ends an epoch of unknown length with these; they are not a way out of fit().
 _END_OF_DATA = ("StopIteration", "OutOfRangeError")
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+@dataclass
+class FitCall:
+    """One running `fit()`: its arguments by name, as the caller passed them or as defaults."""
+
+    arguments: dict = field(default_factory=dict)
 
 
 class StepHook:
@@ -55,32 +68,20 @@ class StepHook:
     def after_call(self, model) -> None:
         """Host, after each `train_function` call returned normally."""
 
-    # Keras callback hooks shared by every guard: wrappers live only while fit() trains.
-
     def on_train_end(self, logs=None):
         uninstall(self.model, self)
-
-    def on_test_begin(self, logs=None):
-        if not is_live(self.model):  # evaluate() on its own: nothing to guard
-            uninstall(self.model, self)
-
-    def on_predict_begin(self, logs=None):
-        if not is_live(self.model):
-            uninstall(self.model, self)
 
 
 class _Wrappers:
     def __init__(self, model):
         self.hooks: list[StepHook] = []  # called on each step and call
         self.owners: list[StepHook] = []  # installed for this fit(), detached or not
-        self.live = False  # a guarded fit() is between on_train_begin and its end
         self.own_step = model.__dict__.get("train_step", _MISSING)
         inner_step = model.train_step
         self.function_wrapped = False
 
         def train_step(data):
-            # A trace outside a guarded fit() gets Keras' step and nothing else.
-            hooks = list(self.hooks) if self.live else []
+            hooks = list(self.hooks)
             for hook in hooks:
                 hook.before_step(model, data)
             outputs = inner_step(data)
@@ -91,35 +92,102 @@ class _Wrappers:
         self.train_step = train_step
 
 
-def called_from(model, max_depth: int = 12) -> str | None:
-    """Which of the model's `fit`, `evaluate`, `predict` is on the stack, if any."""
-    frame = sys._getframe(1)
-    for _ in range(max_depth):
-        if frame is None:
-            return None
-        name = frame.f_code.co_name
-        if name in ("fit", "evaluate", "predict") and frame.f_locals.get("self") is model:
-            return name
-        frame = frame.f_back
-    return None
+def running_fit(model) -> FitCall | None:
+    """The innermost `fit()` of `model` now running, if mirrorguard's fit wrapper saw it start."""
+    calls = _running.get(model)
+    return calls[-1] if calls else None
 
 
-def fit_arguments(model, max_depth: int = 12) -> dict | None:
-    """The local variables of the model's running `fit()` (its arguments among them), if found."""
-    frame = sys._getframe(1)
-    for _ in range(max_depth):
-        if frame is None:
-            return None
-        if frame.f_code.co_name == "fit" and frame.f_locals.get("self") is model:
-            return frame.f_locals
+def fit_wrapper(model_class) -> None:
+    """Wraps `model_class.fit` once, so that each fit() records its arguments and clears stale wrappers.
+
+    Called when the guards are first imported; `fit` is public API, so this reads
+    nothing private. Models whose class replaces `fit` without calling it are not seen.
+    """
+    from mirrorguard.errors import MirrorGuardError
+
+    original = model_class.fit
+    if getattr(original, "__mirrorguard_wrapped__", False):
+        return
+    signature = inspect.signature(original)
+
+    @functools.wraps(original)
+    def fit(self, *args, **kwargs):
+        try:
+            bound = signature.bind(self, *args, **kwargs)
+        except TypeError:
+            return original(self, *args, **kwargs)  # Keras reports the bad call itself
+        bound.apply_defaults()
+        arguments = dict(bound.arguments)
+        arguments.pop(next(iter(signature.parameters)), None)  # self
+        arguments.update(arguments.pop("kwargs", None) or {})
+        calls = _running.setdefault(self, [])
+        if not calls and self in _installed:
+            # A guarded fit() that ended without on_train_end (an exception in
+            # another callback, say): leave the model as plain Keras has it.
+            restore(self)
+        calls.append(FitCall(arguments))
+        try:
+            return original(self, *args, **kwargs)
+        except MirrorGuardError as error:
+            raise _without_our_frames(error)  # noqa: B904 - the same error, with a shorter traceback
+        finally:
+            calls.pop()
+
+    fit.__mirrorguard_wrapped__ = True
+    model_class.fit = fit
+
+
+def _filtering_enabled() -> bool:
+    import tensorflow as tf
+
+    from mirrorguard.callbacks._keras import KERAS3
+
+    if KERAS3:
+        import keras
+
+        return bool(keras.config.is_traceback_filtering_enabled())
+    return bool(tf.debugging.is_traceback_filtering_enabled())
+
+
+def _without_our_frames(error: BaseException) -> BaseException:
+    """`error` with mirrorguard's own frames taken out of its traceback, as Keras filters its own.
+
+    Only mirrorguard's errors are touched, and only while Keras' own filtering is on
+    (`keras.config.disable_traceback_filtering()` shows every frame again).
+    """
+    if not _filtering_enabled():
+        return error
+    kept = None
+    frames = []
+    tb = error.__traceback__
+    while tb is not None:
+        if not tb.tb_frame.f_code.co_filename.startswith(_PACKAGE):
+            frames.append(tb)
+        tb = tb.tb_next
+    for tb in reversed(frames):
+        kept = type(tb)(kept, tb.tb_frame, tb.tb_lasti, tb.tb_lineno)
+    return error.with_traceback(kept)
+
+
+def user_stacklevel() -> int:
+    """The `stacklevel` for `warnings.warn` called here that points at the first frame outside
+    mirrorguard, Keras and TensorFlow: the user's `fit()` line. Counted only when a warning is due."""
+    skip = [_PACKAGE]
+    for name in ("keras", "tf_keras", "tensorflow"):
+        module = sys.modules.get(name)
+        if module is not None and getattr(module, "__file__", None):
+            skip.append(os.path.dirname(os.path.abspath(module.__file__)) + os.sep)
+    level = 1
+    frame = sys._getframe(1)  # noqa: SLF001 - what warnings.warn counts; not a look at fit()
+    while frame is not None and frame.f_code.co_filename.startswith(tuple(skip)):
         frame = frame.f_back
-    return None
+        level += 1
+    return level
 
 
 def install(model, hook: StepHook) -> None:
-    """Adds `hook` to `model`'s train step; call from `set_model()`."""
-    if called_from(model) in ("evaluate", "predict"):
-        return  # no train step runs: nothing to hook, nothing to leave behind
+    """Adds `hook` to `model`'s train step and wraps the host train function; call from `on_train_begin()`."""
     wrappers = _installed.get(model)
     if wrappers is None:
         wrappers = _Wrappers(model)
@@ -129,40 +197,18 @@ def install(model, hook: StepHook) -> None:
         wrappers.hooks.append(hook)
     if hook not in wrappers.owners:
         wrappers.owners.append(hook)
-    # A cached train function was traced without the wrapper.
-    model.train_function = None
+    if not wrappers.function_wrapped:
+        # Keras made its train function from its own step just before
+        # on_train_begin; nothing was traced yet, so a new one costs nothing.
+        model.train_function = None
+        model.make_train_function(force=True)
+        _wrap_train_function(model, wrappers)
 
 
-def _ours(frame, wrappers) -> bool:
-    """Whether the fit() calling the train function carries one of the guards (True if unknown)."""
-    for _ in range(3):
-        if frame is None:
-            break
-        callbacks = frame.f_locals.get("callbacks")
-        listed = getattr(callbacks, "callbacks", None)
-        if isinstance(listed, list):
-            return any(hook in listed for hook in wrappers.owners)
-        frame = frame.f_back
-    return True
-
-
-def wrap_train_function(model) -> None:
-    """Makes the step wrapper live and wraps the host-side train function; call from `on_train_begin()`."""
-    wrappers = _installed.get(model)
-    if wrappers is None:
-        return
-    wrappers.live = True
-    if wrappers.function_wrapped or model.train_function is None:
-        return
+def _wrap_train_function(model, wrappers: _Wrappers) -> None:
     inner = model.train_function
 
     def train_function(*args, **kwargs):
-        if _installed.get(model) is not wrappers or not _ours(sys._getframe(1), wrappers):
-            # The guarded fit() ended without on_train_end (an exception in a
-            # callback, say): this call belongs to a later, unguarded fit().
-            restore(model)
-            plain = model.make_train_function(force=True)
-            return (plain or model.train_function)(*args, **kwargs)
         try:
             outputs = inner(*args, **kwargs)
         except BaseException as error:
@@ -175,11 +221,6 @@ def wrap_train_function(model) -> None:
 
     model.train_function = train_function
     wrappers.function_wrapped = True
-
-
-def is_live(model) -> bool:
-    wrappers = _installed.get(model)
-    return wrappers is not None and wrappers.live
 
 
 def detach(model, hook: StepHook) -> None:
@@ -207,7 +248,6 @@ def restore(model) -> None:
     wrappers = _installed.pop(model, None)
     if wrappers is None:
         return
-    wrappers.live = False
     wrappers.hooks.clear()
     wrappers.owners.clear()
     if wrappers.own_step is _MISSING:

@@ -6,9 +6,16 @@ import warnings
 
 import tensorflow as tf
 
+from mirrorguard.callbacks import _hooks
+from mirrorguard.runtime import compat
+
 # `tf.keras` is Keras 3 by default and tf-keras when TF_USE_LEGACY_KERAS=1; the
 # callbacks must subclass the Callback class that the model's fit() expects.
 Callback = tf.keras.callbacks.Callback
+KERAS3 = Callback.__module__.split(".")[0] == "keras"
+
+# Every fit() records its arguments and clears a dead fit()'s wrappers (see _hooks).
+_hooks.fit_wrapper(tf.keras.Model)
 
 
 def check_choice(name: str, value, choices: tuple[str, ...]) -> None:
@@ -19,21 +26,21 @@ def check_choice(name: str, value, choices: tuple[str, ...]) -> None:
         )
 
 
-def report(error: Exception, on_failure: str, *, stacklevel: int = 3) -> None:
-    """Raises `error`, or warns with its message when `on_failure="warn"`."""
+def report(error: Exception, on_failure: str) -> None:
+    """Raises `error`, or warns with its message when `on_failure="warn"`, pointing at the user's fit() line."""
     if on_failure == "raise":
         raise error
-    warnings.warn(f"{type(error).__name__}: {error}", UserWarning, stacklevel=stacklevel)
+    warn(f"{type(error).__name__}: {error}")
+
+
+def warn(message: str) -> None:
+    """A UserWarning attributed to the user's line (their `fit()` call), not to mirrorguard or Keras."""
+    warnings.warn(message, UserWarning, stacklevel=_hooks.user_stacklevel())
 
 
 def tf_variable(variable):
-    """The TensorFlow variable behind a Keras variable.
-
-    Keras 3 wraps the TF variable (`v.value`); tf-keras uses TF variables directly.
-    """
-    if isinstance(variable, tf.Variable):
-        return variable
-    inner = getattr(variable, "_value", None)
+    """The TensorFlow variable behind a Keras variable (Keras 3 wraps it; tf-keras uses TF variables)."""
+    inner = compat.tf_variable_of(variable)
     return inner if inner is not None else variable
 
 
@@ -56,6 +63,4 @@ def optimizer_variables(optimizer) -> list:
     return list(variables)
 
 
-def is_default_strategy(strategy) -> bool:
-    """True for the no-op strategy TF uses outside every `strategy.scope()`."""
-    return type(strategy).__name__ in ("_DefaultDistributionStrategy", "_DefaultDistributionStrategyV1")
+is_default_strategy = compat.is_default_strategy

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import tensorflow as tf
 
 from mirrorguard.callbacks._keras import optimizer_variables, tf_variable, variable_path
-from mirrorguard.callbacks._variables import model_variables
+from mirrorguard.callbacks._variables import NotBuilt, _weights, layer_paths, model_variables
+from mirrorguard.runtime import compat
 
 
 @dataclass(frozen=True)
@@ -24,14 +25,15 @@ class Held:
     owner: str  # e.g. "model `sequential`", "checkpoint attribute `step`"
     path: str  # the variable's own path or name
     variable: object  # as the object exposes it (a Keras 3 variable wraps the TF one)
+    role: str = ""  # "iterations" for an optimizer's step counter
 
 
 def is_variable(value) -> bool:
     """A TF variable, or a Keras 3 variable wrapping one."""
     if isinstance(value, tf.Variable):
         return True
-    # Keras 3 variables are not tf.Variables; their TF variable is `_value`.
-    return hasattr(value, "path") and isinstance(tf_variable(value), tf.Variable)
+    # Keras 3 variables are not tf.Variables; compat finds the TF variable inside.
+    return compat.tf_variable_of(value) is not None
 
 
 def _is_optimizer(value) -> bool:
@@ -39,8 +41,9 @@ def _is_optimizer(value) -> bool:
 
 
 def _is_keras_layer(value) -> bool:
-    # Both flavours' Layer (and so Model and, in tf-keras, Metric) have these.
-    return hasattr(value, "weights") and callable(getattr(value, "add_weight", None))
+    # Both flavours' Layer (and so Model and, in tf-keras, Metric) have these. The class is
+    # asked: an unbuilt tf-keras model raises ValueError for `weights` itself.
+    return hasattr(type(value), "weights") and callable(getattr(value, "add_weight", None))
 
 
 def _is_keras3_metric(value) -> bool:
@@ -71,11 +74,8 @@ def _keras_variables(value) -> list | None:
         return optimizer_variables(value)
     if _is_keras_layer(value):
         if any(c.__name__ == "Model" for c in type(value).__mro__):
-            return model_variables(value)  # weights, then the optimizer's state
-        try:
-            variables = list(value.weights)
-        except ValueError:  # tf-keras: an unbuilt layer has no weights yet
-            variables = []
+            return model_variables(value, built_only=False)  # weights, then the optimizers' state
+        variables = _weights(value)
         if callable(getattr(value, "update_state", None)):
             variables += [v for v in getattr(value, "variables", []) if not any(v is w for w in variables)]
         return variables
@@ -85,29 +85,40 @@ def _keras_variables(value) -> list | None:
 
 
 def _trackable_children(value) -> dict | None:
-    children = getattr(value, "_trackable_children", None)
-    if not callable(children):
-        return None
-    try:
-        return dict(children())
-    except Exception:  # noqa: BLE001 - some trackables need arguments or state to list children
-        return None
+    children = compat.trackable_children(value)
+    if children is not None and isinstance(value, tf.train.Checkpoint):
+        # Created by the first save(), wherever that ran: host-side numbering of
+        # checkpoint files, not training state (TensorFlow's tutorials save outside the scope).
+        counter = compat.checkpoint_save_counter(value)
+        children = {name: child for name, child in children.items() if counter is None or child is not counter}
+    return children
 
 
-def variables_of(value, owner: str | None = None) -> list[Held]:
+def _iterations_of(value) -> int | None:
+    counter = getattr(value, "iterations", None) if _is_optimizer(value) else None
+    return id(tf_variable(counter)) if counter is not None else None
+
+
+def variables_of(value, owner: str | None = None, unbuilt: list | None = None) -> list[Held]:
     """Every variable `value` holds, each once, labelled with what holds it.
+
+    Models and layers that are not built yet (tf-keras without an `Input`) hold
+    nothing to check: they are appended to `unbuilt` (by description) when given.
 
     Raises:
         TypeError: `value` holds no variables TensorFlow or Keras could track.
     """
     found: list[Held] = []
     seen: set[int] = set()
+    counters: set[int] = set()  # optimizers' step counters
+    paths: dict[int, str] = {}
 
     def add(variable, holder: str, label: str | None = None) -> None:
         key = id(tf_variable(variable))
         if key not in seen:
             seen.add(key)
-            found.append(Held(holder, label or variable_path(variable), variable))
+            path = label or paths.get(key) or variable_path(variable)
+            found.append(Held(holder, path, variable, "iterations" if key in counters else ""))
 
     def visit(item, holder: str | None, path: str, visited: set[int]) -> None:
         if id(item) in visited:
@@ -116,8 +127,20 @@ def variables_of(value, owner: str | None = None) -> list[Held]:
         if is_variable(item):
             add(item, holder or describe(item), variable_path(item) if not path else f"{path} ({variable_path(item)})")
             return
-        keras_variables = _keras_variables(item)
+        try:
+            keras_variables = _keras_variables(item)
+        except NotBuilt:
+            if unbuilt is None:
+                raise
+            unbuilt.append(describe(item))
+            return
         if keras_variables is not None:
+            if _is_keras_layer(item):
+                paths.update(layer_paths(item))
+            for optimizer in [item, *(vars(item).values() if _is_keras_layer(item) else ())]:
+                counter = _iterations_of(optimizer)
+                if counter is not None:
+                    counters.add(counter)
             holder = describe(item) if not path else f"{describe(item)} at checkpoint path `{path}`"
             for variable in keras_variables:
                 add(variable, holder)

@@ -79,8 +79,9 @@ class Source:
 
     kind: str = "other"  # "dataset", "arrays", "pydataset", "generator", "other"
     remainder: str = "last"
-    rows: int | None = None  # rows of array input
+    rows: int | None = None  # rows of array input that fit() trains on (after `validation_split`)
     reason: str = ""  # why there is no partial batch, for the message
+    batch_size: int | None = None  # fit()'s `batch_size` for array input
 
 
 def _describe(record: Record, epoch: int, batch: int) -> str:
@@ -99,11 +100,41 @@ def remainder_fix(source: Source, record: Record) -> str:
             "is never requested, or pad it to a multiple of `strategy.num_replicas_in_sync` rows"
         )
     if source.kind == "arrays":
-        rows = f"the {source.rows} rows" if source.rows else "the number of rows"
-        return f"pass a `batch_size` that divides {rows}, or drop the last {record.global_batch} rows"
+        return _arrays_fix(source, record)
     if source.kind == "generator":
         return "yield only full global batches (a multiple of `strategy.num_replicas_in_sync` rows)"
     return "batch the dataset with `drop_remainder=True`"
+
+
+def even_divisor(rows: int, replicas: int, near: int | None = None) -> int | None:
+    """The batch size nearest `near` that is a multiple of `replicas` and divides `rows`, if any (not `rows` itself)."""
+    sizes = [b for b in range(replicas, rows, replicas) if rows % b == 0]
+    if not sizes:
+        return None
+    return min(sizes, key=lambda b: (abs(b - (near or b)), -b))
+
+
+def _arrays_fix(source: Source, record: Record) -> str:
+    """Advice for arrays that works on this replica count: every batch, the last too, must split evenly."""
+    replicas = len(record.split)
+    if not source.rows:
+        return (
+            f"pass a `batch_size` that is a multiple of {replicas} and divides the number of rows, "
+            f"or drop the last {record.global_batch} rows"
+        )
+    rows = source.rows
+    options = []
+    size = even_divisor(rows, replicas, source.batch_size)
+    if size is not None:
+        options.append(f"pass `batch_size={size}` (a multiple of {replicas} that divides the {rows} training rows)")
+    extra = rows % replicas
+    if extra and extra != record.global_batch:
+        options.append(
+            f"drop the last {extra} row{'s' if extra != 1 else ''} so that the last batch "
+            f"({record.global_batch - extra} rows) splits evenly"
+        )
+    options.append(f"drop the last {record.global_batch} rows (the partial batch)")
+    return ", or ".join(options)
 
 
 def uneven_message(record: Record, epoch: int, batch: int, source: Source = Source()) -> str:

@@ -22,21 +22,13 @@ from mirrorguard.callbacks._keras import (
     tf_variable,
     variable_path,
 )
+from mirrorguard.runtime import compat
 
 _SHOWN = 5
 
 
 def _replicating(strategy) -> bool:
-    from tensorflow.python.distribute import mirrored_strategy
-
-    try:
-        from tensorflow.python.distribute import tpu_strategy
-
-        tpu_extended = (tpu_strategy.TPUExtended,)
-    except ImportError:  # pragma: no cover - TPU support compiled out
-        tpu_extended = ()
-    # MultiWorkerMirroredStrategy's extended class derives from MirroredExtended.
-    return isinstance(strategy.extended, (mirrored_strategy.MirroredExtended, *tpu_extended))
+    return compat.replicates_variables(strategy)
 
 
 def configured_devices() -> dict[str, int]:
@@ -45,10 +37,22 @@ def configured_devices() -> dict[str, int]:
     return {kind: n for kind, n in counts.items() if n > 1}
 
 
+def public_name(strategy) -> str:
+    """The name users write for the strategy's class: `MultiWorkerMirroredStrategy`, not
+    TensorFlow's `CollectiveAllReduceStrategy`; an experimental one keeps its `experimental.`."""
+    cls = type(strategy)
+    for namespace, prefix in ((tf.distribute, ""), (tf.distribute.experimental, "experimental.")):
+        for name in dir(namespace):
+            if not name.startswith("_") and getattr(namespace, name, None) is cls:
+                return prefix + name
+    return cls.__name__  # a user's own subclass: its own name
+
+
 def strategy_name(strategy) -> str:
     if is_default_strategy(strategy):
         return "the default strategy (no `strategy.scope()`)"
-    return f"{type(strategy).__name__} ({strategy.num_replicas_in_sync} replicas)"
+    replicas = strategy.num_replicas_in_sync
+    return f"{public_name(strategy)} ({replicas} replica{'s' if replicas != 1 else ''})"
 
 
 def owned(variable, strategy) -> bool:
@@ -73,7 +77,7 @@ def why_not_owned(variable, strategy) -> str | None:
     """
     if owned(variable, strategy):
         return None
-    other = getattr(variable, "_distribute_strategy", None)
+    other = compat.strategy_of_variable(variable)
     if other is not None and other is not strategy:
         if type(other) is type(strategy):
             return f"created in the scope of another {strategy_name(other)} object"
@@ -86,15 +90,49 @@ def why_not_owned(variable, strategy) -> str | None:
     )
 
 
-def model_variables(model) -> list:
-    """Model weights, then optimizer variables, each once."""
+class NotBuilt(Exception):
+    """A tf-keras model or layer whose weights do not exist yet (no `Input`, never called)."""
+
+
+def _weights(layer) -> list:
     try:
-        weights = list(model.weights)
-    except ValueError:  # tf-keras: not built yet; the trace-time check sees them
-        weights = []
+        return list(layer.weights)
+    except ValueError as error:  # tf-keras: "Weights for model 'x' have not yet been created"
+        if getattr(layer, "built", True):
+            raise
+        raise NotBuilt(str(error)) from None
+
+
+def model_optimizers(model) -> list:
+    """`model.optimizer`, then optimizers a subclass keeps as attributes (a GAN's `d_optimizer`)."""
+    found = []
+    for value in [getattr(model, "optimizer", None), *vars(model).values()]:
+        if (
+            value is not None
+            and callable(getattr(value, "apply_gradients", None))
+            and hasattr(value, "variables")
+            and not any(value is f for f in found)
+        ):
+            found.append(value)
+    return found
+
+
+def model_variables(model, built_only: bool = True) -> list:
+    """Model weights, then its optimizers' variables, each once.
+
+    An unbuilt tf-keras model has no weights yet: none are listed, unless
+    `built_only` is False, when `NotBuilt` says so.
+    """
+    try:
+        weights = _weights(model)
+    except NotBuilt:
+        if not built_only:
+            raise
+        weights = []  # the trace-time check sees them
     seen: set[int] = set()
     result = []
-    for variable in [*weights, *optimizer_variables(getattr(model, "optimizer", None))]:
+    optimizers = model_optimizers(model)
+    for variable in [*weights, *(v for o in optimizers for v in optimizer_variables(o))]:
         key = id(tf_variable(variable))
         if key not in seen:
             seen.add(key)
@@ -102,8 +140,43 @@ def model_variables(model) -> list:
     return result
 
 
-def unowned(variables, strategy) -> list[str]:
-    return [variable_path(v) for v in variables if not owned(tf_variable(v), strategy)]
+def layer_paths(model) -> dict[int, str]:
+    """tf-keras: `layer/variable` for each weight whose own name lacks its layer's name.
+
+    A layer built by hand outside a model (to load pretrained vectors, say) names its
+    weights without a scope (`embeddings:0`); Keras 3 gives every variable its path.
+    """
+    paths: dict[int, str] = {}
+    owners: dict[int, tuple[int, str]] = {}  # id(variable) -> (weights of the smallest owning layer, its name)
+    layers = [model, *(m for m in getattr(model, "submodules", ()) if hasattr(m, "weights"))]
+    for layer in layers:
+        try:
+            weights = list(layer.weights)
+        except ValueError:
+            continue
+        for variable in weights:
+            key = id(tf_variable(variable))
+            if key not in owners or len(weights) < owners[key][0]:
+                owners[key] = (len(weights), str(getattr(layer, "name", "")))
+    for layer in layers:
+        try:
+            weights = list(layer.weights)
+        except ValueError:
+            continue
+        for variable in weights:
+            key = id(tf_variable(variable))
+            path = variable_path(variable)
+            owner = owners[key][1]
+            if owner and "/" not in path:
+                paths[key] = f"{owner}/{path}"
+    return paths
+
+
+def unowned(variables, strategy, paths: dict[int, str] | None = None) -> list[str]:
+    paths = paths or {}
+    return [
+        paths.get(id(tf_variable(v)), variable_path(v)) for v in variables if not owned(tf_variable(v), strategy)
+    ]
 
 
 def _name_list(paths: list[str]) -> str:
@@ -122,31 +195,69 @@ _FIX = (
 )
 
 
-def wrong_strategy_message(trained, expected) -> str:
+def _outside(model, expected, where: str) -> str:
+    """ "it and its optimizer were created outside ..." only when the optimizer really was.
+
+    The optimizer is inside when its variables belong to `expected` (any strategy's
+    distributed variables when None); an optimizer with no variables yet is not judged.
+    """
+    optimizers = model_optimizers(model)
+    variables = [tf_variable(v) for o in optimizers for v in optimizer_variables(o)]
+
+    def inside(variable) -> bool:
+        if expected is None:
+            return isinstance(variable, tf.distribute.DistributedValues)
+        return owned(variable, expected)
+
+    if optimizers and variables and not all(inside(v) for v in variables):
+        return f"it and its optimizer were created outside {where}"
+    if optimizers and variables:
+        return f"it was built outside {where}, although its optimizer was created in it"
+    return f"it was built outside {where}"
+
+
+def wrong_strategy_message(trained, expected, model=None) -> str:
     if type(trained) is type(expected):
         trains = f"another {strategy_name(trained)} object than the one"
     else:
         trains = f"{strategy_name(trained)}, not under the {strategy_name(expected)}"
+    outside = _outside(model, expected, "that `strategy.scope()`") if model is not None else (
+        "it was built outside that `strategy.scope()`")
+    return f"The model trains under {trains} passed as `strategy=`: {outside}. {_FIX}"
+
+
+def single_replica_message(devices: dict[str, int], model=None) -> str:
+    seen = " and ".join(f"{n} {kind} devices" for kind, n in devices.items())
+    outside = _outside(model, None, "any `strategy.scope()`") if model is not None else (
+        "it was built outside any `strategy.scope()`")
     return (
-        f"The model trains under {trains} passed as `strategy=`: it and its optimizer "
-        f"were created outside that `strategy.scope()`. {_FIX}"
+        f"The model trains under the default strategy, on a single replica, although "
+        f"{seen} are configured: {outside}, so fit() silently uses one device. {_FIX}\n"
+        f"If one device is intended, pass `strategy=tf.distribute.get_strategy()`."
     )
 
 
-def single_replica_message(devices: dict[str, int]) -> str:
-    seen = " and ".join(f"{n} {kind} devices" for kind, n in devices.items())
+def consequence(strategy, count: int = 2) -> str:
+    """What a variable outside the scope costs under `strategy`, by its variable policy."""
+    they = "they" if count != 1 else "it"
+    if _replicating(strategy):
+        return f"so {they} {'are' if count != 1 else 'is'} not kept in sync across replicas"
+    devices = ", ".join(f"`{d}`" for d in strategy.extended.worker_devices)
+    parameter = getattr(strategy.extended, "parameter_devices", ())
+    if parameter and tuple(parameter) != tuple(strategy.extended.worker_devices):
+        where = f"keeps each variable on its parameter device ({', '.join(f'`{d}`' for d in parameter)})"
+    else:
+        where = f"places each variable on its device ({devices})"
     return (
-        f"The model trains under the default strategy, on a single replica, although "
-        f"{seen} are configured: it and its optimizer were created outside any "
-        f"`strategy.scope()`, so fit() silently uses one device. {_FIX}\n"
-        f"If one device is intended, pass `strategy=tf.distribute.get_strategy()`."
+        f"so {they} {'escape' if count != 1 else 'escapes'} what {public_name(strategy)} needs: it {where}, "
+        f"and only variables created in its scope"
     )
 
 
 def unowned_message(paths: list[str], total: int, strategy) -> str:
     return (
-        f"{len(paths)} of {total} model and optimizer variables are not "
+        f"{len(paths)} of {total} model and optimizer variables {'is' if len(paths) == 1 else 'are'} not "
         f"{'mirrored by' if _replicating(strategy) else 'owned by'} "
         f"{strategy_name(strategy)}: {_name_list(paths)}. They were created outside "
-        f"`strategy.scope()`, so they are not kept in sync across replicas. {_FIX}"
+        f"`strategy.scope()`, {consequence(strategy, len(paths))}. {_FIX}"
     )

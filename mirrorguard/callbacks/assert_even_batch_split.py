@@ -8,7 +8,9 @@ import tensorflow as tf
 
 from mirrorguard.callbacks import _hooks, _split
 from mirrorguard.callbacks._keras import Callback, check_choice, report, tf_variable
+from mirrorguard.callbacks.assert_mirrored_variables import not_applicable_under_pss
 from mirrorguard.errors import UnevenBatchError
+from mirrorguard.runtime import compat
 
 
 def _rows(data):
@@ -29,13 +31,6 @@ def _rows(data):
 _BUFFER = 1024  # steps recorded per replica under XLA between two host reads
 
 
-def _in_xla() -> bool:
-    """Whether the step being traced is compiled by XLA (`jit_compile=True`)."""
-    from tensorflow.python.ops import control_flow_util
-
-    return control_flow_util.GraphOrParentsInXlaContext(tf.compat.v1.get_default_graph())
-
-
 def _first_leaf(x):
     leaves = [leaf for leaf in tf.nest.flatten(x) if leaf is not None]
     return leaves[0] if leaves else None
@@ -45,12 +40,20 @@ def _no_remainder(steps) -> str:
     return f"`steps_per_epoch={steps}` ends epochs apart from the data's end, so this is not its partial last batch."
 
 
+def _training_rows(rows: int, validation_split) -> int:
+    # Both flavours keep floor(rows * (1 - validation_split)) rows for training.
+    if not validation_split:
+        return rows
+    return int(rows * (1.0 - float(validation_split)))
+
+
 def _source(arguments) -> _split.Source:
     """Where fit()'s data leaves its remainder, from fit()'s own arguments."""
     if arguments is None:
         return _split.Source()
     x = arguments.get("x")
     steps = arguments.get("steps_per_epoch")
+    shuffle = arguments.get("shuffle", True)
     names = {cls.__name__ for cls in type(x).__mro__}
     if isinstance(x, tf.data.Dataset):
         batches = int(x.cardinality())
@@ -61,7 +64,8 @@ def _source(arguments) -> _split.Source:
             return _split.Source("dataset", "none", reason=_no_remainder(steps))
         return _split.Source("dataset", "last")
     if names & {"PyDataset", "Sequence"} and hasattr(x, "__getitem__"):
-        return _split.Source("pydataset", "one")
+        # Unshuffled, the batches come in index order: the remainder can only be the last.
+        return _split.Source("pydataset", "one" if shuffle else "last")
     if inspect.isgenerator(x) or (hasattr(x, "__next__") and not hasattr(x, "__len__")):
         if steps is not None:
             return _split.Source("generator", "none", reason=_no_remainder(steps))
@@ -69,11 +73,11 @@ def _source(arguments) -> _split.Source:
     leaf = _first_leaf(x)
     shape = getattr(leaf, "shape", None)
     if shape is not None and len(shape) > 0 and shape[0] is not None:
-        rows = int(shape[0])
+        rows = _training_rows(int(shape[0]), arguments.get("validation_split"))
         batch_size = arguments.get("batch_size") or 32
         if steps is not None and steps != -(-rows // batch_size):
             return _split.Source("arrays", "none", rows, reason=_no_remainder(steps))
-        return _split.Source("arrays", "last", rows)
+        return _split.Source("arrays", "last", rows, batch_size=batch_size)
     return _split.Source()
 
 
@@ -101,7 +105,8 @@ class AssertEvenBatchSplit(_hooks.StepHook, Callback):
     step, all on tensor shapes, so no host-device synchronisation; under
     MultiWorkerMirroredStrategy, also one all-reduce of one integer per replica.
     Batch hooks are not overridden, so Keras 3 keeps dispatching steps
-    asynchronously. Not active under TPUStrategy or on a single replica.
+    asynchronously. Not active under TPUStrategy or on a single replica; under
+    ParameterServerStrategy it says once that it does not apply.
 
     Example:
 
@@ -143,32 +148,37 @@ class AssertEvenBatchSplit(_hooks.StepHook, Callback):
         self._buffer_largest = None
         self._calls_since_read = 0
 
-    def set_model(self, model):
-        super().set_model(model)
-        strategy = model.distribute_strategy
-        self._active = strategy.num_replicas_in_sync > 1 and not isinstance(
+    def applies(self, strategy) -> bool:
+        """Whether batches can split unevenly under `strategy`: several replicas, not a TPU."""
+        return strategy.num_replicas_in_sync > 1 and not isinstance(
             strategy, (tf.distribute.TPUStrategy, tf.distribute.experimental.TPUStrategy)
         )
-        if self._active or getattr(self, "_check_single_replica", False):
-            self._active = True
-            _hooks.install(model, self)
 
     def on_train_begin(self, logs=None):
         self._records = []
         self._warned = set()
         self._xla = False
+        self._active = False
+        self._buffer = None
+        if not_applicable_under_pss(self):
+            return
+        strategy = self.model.distribute_strategy
+        self._active = self.applies(strategy)
         if not self._active:
             return
-        self._source = _source(_hooks.fit_arguments(self.model))
-        self._largest = None
-        if self._source.remainder == "one":
-            with tf.device(_host(self.model.distribute_strategy)):
+        fit = _hooks.running_fit(self.model)
+        self._source = _source(fit.arguments if fit is not None else None)
+        with tf.device(_host(strategy)):
+            # Steps counted by the guard itself: a model whose train_step drives
+            # optimizers of its own (a GAN's) never moves `model.optimizer.iterations`.
+            self._steps = tf.Variable(0, dtype=tf.int64, trainable=False, name="mirrorguard_steps")
+            self._largest = None
+            if self._source.remainder == "one":
                 self._largest = tf.Variable(0, trainable=False, name="mirrorguard_largest_batch")
-        self._buffer = None
         if getattr(self.model, "jit_compile", False) is True:
             # XLA cannot call back into Python: the compiled step writes each
             # replica's rows into a variable that the host reads now and then.
-            with self.model.distribute_strategy.scope():
+            with strategy.scope():
                 self._buffer = tf.Variable(
                     tf.zeros([_BUFFER], tf.int32),
                     trainable=False,
@@ -179,7 +189,7 @@ class AssertEvenBatchSplit(_hooks.StepHook, Callback):
         self._read_upto = self._iterations()
         self._calls_since_read = 0
         self._buffer_largest = None
-        _hooks.wrap_train_function(self.model)
+        _hooks.install(self.model, self)
 
     def on_epoch_begin(self, epoch, logs=None):
         if self._active:
@@ -205,7 +215,7 @@ class AssertEvenBatchSplit(_hooks.StepHook, Callback):
         rows = _rows(data)
         if context is None or rows is None:
             return
-        if _in_xla():
+        if compat.in_xla_context():
             self._xla = True
             if self._buffer is not None:
                 # Only ops XLA compiles: each replica writes its rows for this step.
@@ -229,7 +239,7 @@ class AssertEvenBatchSplit(_hooks.StepHook, Callback):
         with tf.device(_host(strategy)):
             split = tf.identity(values[0]) if gathered else tf.stack(values)
             even = tf.logical_and(split[0] > 0, tf.reduce_all(tf.equal(split, split[0])))
-            step = tf.cast(tf_variable(self.model.optimizer.iterations), tf.int64)
+            step = self._steps.assign_add(1) - 1
             if self._largest is not None:
                 # A PyDataset's remainder is told apart by being shorter than the rest.
                 largest = self._largest.assign(tf.maximum(self._largest, tf.reduce_sum(split)))
@@ -252,7 +262,9 @@ class AssertEvenBatchSplit(_hooks.StepHook, Callback):
 
     def _iterations(self) -> int:
         # Once per epoch; Keras has just synchronised to report the last epoch.
-        return int(tf_variable(self.model.optimizer.iterations).numpy())
+        if self._buffer is not None:  # XLA steps are numbered by the optimizer (see before_step)
+            return int(tf_variable(self.model.optimizer.iterations).numpy())
+        return int(self._steps.numpy())
 
     def _drain(self, final=False) -> list[_split.Record]:
         if self._xla and self._buffer is not None:
@@ -264,11 +276,7 @@ class AssertEvenBatchSplit(_hooks.StepHook, Callback):
         return records
 
     def _steps_per_call(self) -> int:
-        steps = getattr(self.model, "steps_per_execution", None)
-        if steps is None:
-            steps = getattr(self.model, "_steps_per_execution", 1)
-        value = getattr(steps, "numpy", lambda: steps)()
-        return max(1, int(value))
+        return compat.steps_per_execution(self.model)
 
     def _read_buffer(self) -> list[_split.Record]:
         upto = self._iterations()
@@ -307,4 +315,4 @@ class AssertEvenBatchSplit(_hooks.StepHook, Callback):
             key = (verdict.partial, verdict.record.split)
             if key not in self._warned:  # a partial batch recurs every epoch
                 self._warned.add(key)
-                report(error, "warn", stacklevel=4)
+                report(error, "warn")

@@ -5,8 +5,25 @@ from __future__ import annotations
 import threading
 
 from mirrorguard.callbacks import _hooks, _variables
-from mirrorguard.callbacks._keras import Callback, check_choice, is_default_strategy, report
+from mirrorguard.callbacks._keras import Callback, check_choice, is_default_strategy, report, warn
 from mirrorguard.errors import NotMirroredError
+from mirrorguard.runtime import compat
+
+_PSS = (
+    "{guard} does not apply under ParameterServerStrategy: its variables live on the parameter "
+    "servers (sharded or not) and training steps run on workers through a coordinator, so there "
+    "is no replica-by-replica state or batch for it to check. Training goes on unguarded."
+)
+
+
+def not_applicable_under_pss(guard) -> bool:
+    """True (after one warning per guard) when the model trains under a ParameterServerStrategy."""
+    if not compat.is_parameter_server_strategy(guard.model.distribute_strategy):
+        return False
+    if not getattr(guard, "_pss_warned", False):
+        guard._pss_warned = True
+        warn(_PSS.format(guard=type(guard).__name__))
+    return True
 
 
 class AssertMirroredVariables(_hooks.StepHook, Callback):
@@ -23,6 +40,7 @@ class AssertMirroredVariables(_hooks.StepHook, Callback):
     are checked at that point, still before the step runs.
 
     The check runs once per `fit()` on the host and costs nothing per step.
+    Under ParameterServerStrategy it says once, in a warning, that it does not apply.
 
     Example:
 
@@ -61,25 +79,23 @@ class AssertMirroredVariables(_hooks.StepHook, Callback):
         self._lock = threading.Lock()
         self._failed = False
 
-    def set_model(self, model):
-        super().set_model(model)
-        _hooks.install(model, self)
-
     def on_train_begin(self, logs=None):
         self._checked = set()
         self._failed = False
+        if not_applicable_under_pss(self):
+            return
         trained = self.model.distribute_strategy
         if self.strategy is not None and trained is not self.strategy:
-            self._fail(_variables.wrong_strategy_message(trained, self.strategy))
+            self._fail(_variables.wrong_strategy_message(trained, self.strategy, self.model))
         elif self.strategy is None and is_default_strategy(trained):
             devices = _variables.configured_devices()
             if devices:
-                self._fail(_variables.single_replica_message(devices))
+                self._fail(_variables.single_replica_message(devices, self.model))
         if not self._failed:
             self._check_variables()
         # The step wrapper still has to see variables created while the first
         # step is traced; the host wrapper tells when that is over.
-        _hooks.wrap_train_function(self.model)
+        _hooks.install(self.model, self)
 
     def after_step(self, model, data):
         # Runs while the first step is traced, in each replica's thread: Keras
@@ -100,7 +116,7 @@ class AssertMirroredVariables(_hooks.StepHook, Callback):
         variables = _variables.model_variables(self.model)
         fresh = [v for v in variables if id(v) not in self._checked]
         self._checked.update(id(v) for v in fresh)
-        paths = _variables.unowned(fresh, strategy)
+        paths = _variables.unowned(fresh, strategy, _variables.layer_paths(self.model))
         if paths:
             self._fail(_variables.unowned_message(paths, len(variables), strategy), paths)
 

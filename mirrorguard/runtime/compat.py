@@ -17,6 +17,144 @@ class CompatError(RuntimeError):
 # Guards: variables, steps, XLA (mirrorguard.callbacks, mirrorguard.mirrored)
 # ---------------------------------------------------------------------------
 
+def _guard_missing(what: str, where: str) -> CompatError:
+    return CompatError(
+        f"mirrorguard cannot find {what} ({where}) in this TensorFlow/Keras version; the guard "
+        f"that needs it cannot run. Please report this with `pip show tensorflow keras tf-keras`."
+    )
+
+
+def keras3_variable_class():
+    """`keras.Variable` when Keras 3 is loaded, else None (then nothing can be one)."""
+    import sys
+
+    keras = sys.modules.get("keras")
+    if keras is None:
+        return None
+    variable = getattr(keras, "Variable", None)
+    if variable is None and getattr(keras, "__version__", "0").startswith("3"):
+        raise _guard_missing("the Keras 3 variable class", "keras.Variable")
+    return variable
+
+
+def tf_variable_of(variable):
+    """The `tf.Variable` behind `variable`: itself, or a Keras 3 variable's (its `_value`); None for anything else.
+
+    Keras 3's public `value` may cast under mixed precision; `_value` is the variable itself.
+    """
+    import tensorflow as tf
+
+    if isinstance(variable, tf.Variable):
+        return variable
+    keras_variable = keras3_variable_class()
+    if keras_variable is None or not isinstance(variable, keras_variable):
+        return None
+    try:
+        inner = variable._value  # noqa: SLF001 - the one home of this touch
+    except AttributeError:
+        raise _guard_missing("the TensorFlow variable of a Keras 3 variable", "keras.Variable._value") from None
+    if inner is not None and not isinstance(inner, tf.Variable):
+        raise _guard_missing("the TensorFlow variable of a Keras 3 variable", "keras.Variable._value")
+    return inner
+
+
+def steps_per_execution(model) -> int:
+    """How many training steps one call of `model.train_function` runs."""
+    if "steps_per_execution" in vars(model) or hasattr(type(model), "steps_per_execution"):
+        steps = model.steps_per_execution  # Keras 3: a plain int attribute
+    elif hasattr(model, "_steps_per_execution"):
+        steps = model._steps_per_execution  # noqa: SLF001 - tf-keras: a tf.Variable
+    else:
+        raise _guard_missing("the model's steps per execution", "Model.steps_per_execution / Model._steps_per_execution")
+    value = steps.numpy() if hasattr(steps, "numpy") else steps
+    return max(1, int(value))
+
+
+def in_xla_context() -> bool:
+    """Whether the function being traced now is compiled by XLA (`jit_compile=True`)."""
+    import tensorflow as tf
+
+    try:
+        from tensorflow.python.ops import control_flow_util
+        probe = control_flow_util.GraphOrParentsInXlaContext
+    except (ImportError, AttributeError):
+        raise _guard_missing("whether a trace is XLA-compiled", "control_flow_util.GraphOrParentsInXlaContext") from None
+    return bool(probe(tf.compat.v1.get_default_graph()))
+
+
+def replicates_variables(strategy) -> bool:
+    """Whether `strategy` keeps one copy of each variable per replica (Mirrored, MultiWorker, TPU)."""
+    try:
+        from tensorflow.python.distribute import mirrored_strategy
+        replicating = [mirrored_strategy.MirroredExtended]
+    except (ImportError, AttributeError):
+        raise _guard_missing("MirroredStrategy's extended class", "mirrored_strategy.MirroredExtended") from None
+    try:
+        from tensorflow.python.distribute import tpu_strategy
+        replicating.append(tpu_strategy.TPUExtended)
+    except ImportError:  # TPU support compiled out: no TPUStrategy to meet either
+        pass
+    # MultiWorkerMirroredStrategy's extended class derives from MirroredExtended.
+    return isinstance(strategy.extended, tuple(replicating))
+
+
+def is_default_strategy(strategy) -> bool:
+    """True for the no-op strategy TensorFlow uses outside every `strategy.scope()`."""
+    try:
+        from tensorflow.python.distribute import distribute_lib
+        defaults = (distribute_lib._DefaultDistributionStrategy, distribute_lib._DefaultDistributionStrategyV1)  # noqa: SLF001
+    except (ImportError, AttributeError):
+        raise _guard_missing("the default strategy's class", "distribute_lib._DefaultDistributionStrategy") from None
+    return isinstance(strategy, defaults)
+
+
+def is_parameter_server_strategy(strategy) -> bool:
+    import tensorflow as tf
+
+    classes = [getattr(tf.distribute.experimental, "ParameterServerStrategy", None)]
+    classes.append(getattr(getattr(tf.compat.v1.distribute, "experimental", None), "ParameterServerStrategy", None))
+    classes = tuple(c for c in classes if isinstance(c, type))
+    if not classes:
+        raise _guard_missing("ParameterServerStrategy", "tf.distribute.experimental.ParameterServerStrategy")
+    return isinstance(strategy, classes)
+
+
+def strategy_of_variable(variable):
+    """The strategy a distributed TF variable belongs to; None for a plain variable (it has none)."""
+    import tensorflow as tf
+
+    if not isinstance(variable, tf.distribute.DistributedValues):
+        return None
+    try:
+        return variable._distribute_strategy  # noqa: SLF001
+    except AttributeError:
+        raise _guard_missing("the strategy of a distributed variable", "DistributedVariable._distribute_strategy") from None
+
+
+def trackable_children(value) -> dict | None:
+    """What a checkpoint would save of `value`, by name; None when `value` is not trackable."""
+    from tensorflow.python.trackable import base
+
+    if not isinstance(value, base.Trackable):
+        return None
+    try:
+        children = value._trackable_children  # noqa: SLF001
+    except AttributeError:
+        raise _guard_missing("a trackable's children", "Trackable._trackable_children") from None
+    try:
+        return dict(children())
+    except Exception:  # noqa: BLE001 - some trackables need state to list children: nothing to walk
+        return {}
+
+
+def checkpoint_save_counter(checkpoint):
+    """The `save_counter` of a `tf.train.Checkpoint` if a save created it, without creating it."""
+    try:
+        return checkpoint._save_counter  # noqa: SLF001 - the public property would create it
+    except AttributeError:
+        raise _guard_missing("a checkpoint's save counter", "tf.train.Checkpoint._save_counter") from None
+
+
 
 # (end of the guards' section)
 

@@ -427,12 +427,15 @@ def ev_refit_restores_model(r):
 # XLA ------------------------------------------------------------------------------
 
 
-def _checked_on_one_replica():
+class CheckedOnOneReplica(AssertEvenBatchSplit):
     # The split check is off on one replica (every split is even); switched on
     # here so that its ops are compiled with the step, as on several GPUs.
-    guard = AssertEvenBatchSplit()
-    guard._check_single_replica = True
-    return guard
+    def applies(self, strategy):
+        return True
+
+
+def _checked_on_one_replica():
+    return CheckedOnOneReplica()
 
 
 @scenario(multiworker=(), replicas=(1,))
@@ -795,6 +798,183 @@ def mg301_loss_averaged_per_replica(r):
     # A Keras loss object with its default reduction, inside the replica function.
     loss_object = keras.losses.MeanSquaredError()
     r.explained(lambda: r.note(loss_object=one_sgd_step(lambda per_example, y, p, g: loss_object(y, p))))
+
+
+# Issue 21: guards that never invent a cause ------------------------------------------
+
+
+def caught_warnings(function):
+    """Runs `function()`, returning the text of the UserWarnings it emitted."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        function()
+    return [str(w.message) for w in caught if issubclass(w.category, UserWarning)]
+
+
+@scenario(replicas=(2,), multiworker=())
+def am_checkpoint_saved_outside(r):
+    # TensorFlow's tutorials save outside the scope: the save counter that the first
+    # save() creates there is checkpoint bookkeeping, not training state.
+    import tempfile
+
+    model, optimizer, metric, step, checkpoint = custom_loop_state()
+    directory = tempfile.mkdtemp()
+    train_custom(model, optimizer, metric, step, steps=2, every=lambda i: checkpoint.save(f"{directory}/ckpt"))
+    mirrorguard.assert_mirrored(STRATEGY, model, optimizer, metric, checkpoint)
+    r.note(save_counter=int(checkpoint.save_counter.numpy()))
+
+
+@scenario(replicas=(2,), multiworker=())
+def am_unbuilt_model(r):
+    # No Input and never called: nothing to check yet, which is said, not crashed on.
+    with STRATEGY.scope():
+        model = build(layers_input=False)
+    r.note(warnings=caught_warnings(lambda: mirrorguard.assert_mirrored(STRATEGY, model)), built=model.built)
+
+
+@scenario(replicas=(2,), multiworker=())
+def am_embedding_built_by_hand(r):
+    # A two-tower model whose item Embedding was built by hand before the scope (to load vectors).
+    item_emb = keras.layers.Embedding(10, 4, name="item_emb")
+    item_emb.build((None,))
+    with STRATEGY.scope():
+        user_emb = keras.layers.Embedding(10, 4, name="user_emb")
+        users, items = keras.Input((1,), name="user"), keras.Input((1,), name="item")
+        score = keras.layers.Dot(axes=-1)([keras.layers.Flatten()(user_emb(users)), keras.layers.Flatten()(item_emb(items))])
+        model = keras.Model([users, items], score)
+    mirrorguard.assert_mirrored(STRATEGY, model)
+
+
+@scenario(replicas=(2,), multiworker=())
+def am_one_device_outside(r):
+    one = tf.distribute.OneDeviceStrategy("/cpu:0")
+    model = build()
+    model.build((None, FEATURES))
+    mirrorguard.assert_mirrored(one, model)
+
+
+@scenario(replicas=(2,), multiworker=())
+def mv_one_device_fit_inside_model_outside(r):
+    one = tf.distribute.OneDeviceStrategy("/cpu:0")
+    model = compiled()
+    with one.scope():
+        r.fit(model, X, Y, batch_size=B, callbacks=[AssertMirroredVariables()])
+
+
+@scenario(replicas=(2,), multiworker=())
+def am_optimizer_outside_custom_loop(r):
+    # Issue 20: an optimizer made outside the scope, its slots built inside it.
+    with STRATEGY.scope():
+        model = build()
+    optimizer = keras.optimizers.SGD(0.01)
+    with STRATEGY.scope():
+        optimizer.build(model.trainable_variables)
+    try:
+        mirrorguard.assert_mirrored(STRATEGY, model, optimizer)
+        r.note(reported=False)
+    except mirrorguard.NotMirroredError as error:
+        r.note(reported=True, message=str(error), variables=list(error.variables))
+    metric = keras.metrics.Mean()
+    with STRATEGY.scope():
+        step = tf.Variable(0)
+    train_custom(model, optimizer, metric, step, steps=2)
+    r.note(iterations_after_2_steps=int(tf_weight(optimizer.iterations).numpy()))
+
+
+@scenario(replicas=(2,), multiworker=(), flavours=("keras3",))
+def mv_optimizer_inside_model_outside_wording(r):
+    # The model built outside, its optimizer made in the scope: only the model is blamed.
+    # (tf-keras refuses this pairing in compile(); Keras 3 accepts it until fit() builds.)
+    with STRATEGY.scope():
+        optimizer = keras.optimizers.SGD()
+    model = build()
+    model.compile(optimizer=optimizer, loss="mse")
+    guard = AssertMirroredVariables(STRATEGY)
+    guard.set_model(model)
+    guard.on_train_begin()
+
+
+@scenario(replicas=(2,), multiworker=())
+def ev_validation_split_advice(r):
+    # 100 rows, validation_split=0.25: 75 training rows in batches of 16, the last of 11.
+    x = RNG.normal(size=(100, FEATURES)).astype("float32")
+    y = RNG.normal(size=(100, 1)).astype("float32")
+    model = in_scope()
+    r.fit(model, x, y, validation_split=0.25, batch_size=16, callbacks=[AssertEvenBatchSplit()])
+
+
+class GAN(keras.Model):
+    """keras.io's GAN pattern: its own train_step, two optimizers kept by compile(), unlabelled batches."""
+
+    def __init__(self):
+        super().__init__()
+        self.discriminator = keras.Sequential([keras.Input((FEATURES,)), keras.layers.Dense(1)])
+        self.generator = keras.Sequential([keras.Input((2,)), keras.layers.Dense(FEATURES)])
+
+    def compile(self, d_optimizer, g_optimizer):
+        super().compile()
+        self.d_optimizer = d_optimizer
+        self.g_optimizer = g_optimizer
+
+    def train_step(self, real):
+        batch = tf.shape(real)[0]
+        fake = self.generator(tf.random.normal((batch, 2)))
+        labels = tf.concat([tf.ones((batch, 1)), tf.zeros((batch, 1))], axis=0)
+        with tf.GradientTape() as tape:
+            logits = self.discriminator(tf.concat([fake, real], axis=0))
+            d_loss = tf.nn.compute_average_loss(keras.losses.binary_crossentropy(labels, logits, from_logits=True))
+        grads = tape.gradient(d_loss, self.discriminator.trainable_weights)
+        self.d_optimizer.apply_gradients(zip(grads, self.discriminator.trainable_weights))
+        with tf.GradientTape() as tape:
+            logits = self.discriminator(self.generator(tf.random.normal((batch, 2))))
+            g_loss = tf.nn.compute_average_loss(
+                keras.losses.binary_crossentropy(tf.zeros((batch, 1)), logits, from_logits=True)
+            )
+        grads = tape.gradient(g_loss, self.generator.trainable_weights)
+        self.g_optimizer.apply_gradients(zip(grads, self.generator.trainable_weights))
+        return {"d_loss": d_loss, "g_loss": g_loss}
+
+
+@scenario(replicas=(2,), multiworker=())
+def ev_gan_partial_last_batch(r):
+    with STRATEGY.scope():
+        gan = GAN()
+        gan.compile(keras.optimizers.Adam(1e-3), keras.optimizers.Adam(1e-3))
+    real = tf.data.Dataset.from_tensor_slices(X[: 4 * B + 5]).batch(B)  # 4 full batches, then 5 rows
+    callbacks = [AssertMirroredVariables(STRATEGY), AssertEvenBatchSplit()]
+    try:
+        gan.fit(real, epochs=2, verbose=0, callbacks=callbacks)
+    finally:
+        r.note(d_steps=int(tf_weight(gan.d_optimizer.iterations).numpy()))
+
+
+@scenario(replicas=(2,), multiworker=())
+def tb_guard_error_frames(r):
+    # Issue 19: a guard's error, as the user's traceback shows it.
+    import traceback as tb
+
+    model = in_scope()
+    try:
+        model.fit(batches([B, B + 1, B]), verbose=0, callbacks=[AssertEvenBatchSplit()])
+    except mirrorguard.UnevenBatchError as error:
+        frames = [(frame.filename, frame.name) for frame in tb.extract_tb(error.__traceback__)]
+        package = os.path.dirname(mirrorguard.__file__) + os.sep
+        r.note(
+            last=frames[-1][0].startswith(package),
+            ours=[name for filename, name in frames if filename.startswith(package)],
+            first=os.path.basename(frames[0][0]),
+        )
+
+
+@scenario(replicas=(2,), multiworker=())
+def tb_partial_warning_location(r):
+    model = in_scope()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model.fit(X[: 3 * B + 1], Y[: 3 * B + 1], batch_size=B, verbose=0, callbacks=[AssertEvenBatchSplit()])  # FIT LINE
+    ours = [w for w in caught if str(w.message).startswith("UnevenBatchError")]
+    fit_line = next(i for i, line in enumerate(open(__file__), 1) if line.rstrip().endswith("# FIT LINE"))
+    r.note(locations=[(os.path.basename(w.filename), w.lineno) for w in ours], fit_line=fit_line)
 
 
 # Harness ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from mirrorguard.callbacks._split import (
     Judge,
     Record,
     Source,
+    even_divisor,
     greedy_split,
     infer_split,
     is_even,
@@ -46,8 +47,26 @@ def test_partial_batch_advice_fits_the_input():
     assert "drop_remainder=True" in partial_message(record, 0, 3, Source("dataset"))
     pydataset = partial_message(record, 0, 3, Source("pydataset", "one"))
     assert "`__len__`" in pydataset and "drop_remainder" not in pydataset
-    arrays = partial_message(record, 0, 3, Source("arrays", rows=25))
-    assert "divides the 25 rows" in arrays and "drop_remainder" not in arrays
+    arrays = partial_message(record, 0, 3, Source("arrays", rows=25, batch_size=8))
+    assert "drop_remainder" not in arrays
+
+
+def test_array_advice_only_offers_batch_sizes_that_split_on_the_replica_count():
+    # Issue 21: 100 rows, validation_split=0.25, batch 16 on 2 replicas: 75 rows, the last batch 11.
+    advice = partial_message(Record(4, (6, 5)), 0, 4, Source("arrays", rows=75, batch_size=16))
+    assert "batch_size=" not in advice  # no multiple of 2 divides 75
+    assert "drop the last 1 row so that the last batch (10 rows) splits evenly" in advice
+    assert "drop the last 11 rows (the partial batch)" in advice
+    # 100 rows in batches of 24 on 4 replicas: 20 and 100 work; the one nearest 24 is offered.
+    advice = partial_message(Record(4, (1, 1, 1, 1)), 0, 4, Source("arrays", rows=100, batch_size=24))
+    assert "pass `batch_size=20` (a multiple of 4 that divides the 100 training rows)" in advice
+
+
+def test_even_divisor():
+    assert even_divisor(75, 2) is None
+    assert even_divisor(100, 4, near=24) == 20
+    assert even_divisor(96, 8, near=30) == 32
+    assert even_divisor(8, 8) is None  # the whole data as one batch is not advice
 
 
 def test_infer_split_from_first_and_differing_replica():
