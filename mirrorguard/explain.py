@@ -338,7 +338,11 @@ def _used_outside_scope(match, _message, evidence: _Evidence) -> MirrorGuardErro
     that raise this are listed.
     """
     strategy = evidence.strategy_at(match.group("address"))
-    name = type(strategy).__name__ if strategy is not None else match.group("path").rsplit(".", 1)[-1]
+    if strategy is not None:
+        name = _strategy_name(strategy)
+    else:  # not held by any frame: the class TensorFlow printed, as users spell it
+        name = match.group("path").rsplit(".", 1)[-1]
+        name = {"CollectiveAllReduceStrategy": "MultiWorkerMirroredStrategy"}.get(name, name)
     models = [m for m in evidence.models() if _weights(m)]
     outside = [m for m in models if not all(_distributed(w) for w in _weights(m))]
     builders = evidence.building_optimizers()
