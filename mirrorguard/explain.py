@@ -78,6 +78,20 @@ def _is_model(value) -> bool:
     return bool(classes) and isinstance(value, classes)
 
 
+def _is_optimizer(value) -> bool:
+    classes = []
+    for module_name, paths in (("keras", ("optimizers",)), ("tf_keras", ("optimizers", "optimizers.legacy"))):
+        module = _loaded(module_name)
+        for path in paths if module is not None else ():
+            holder = module
+            for part in path.split("."):
+                holder = getattr(holder, part, None)
+            optimizer = getattr(holder, "Optimizer", None)
+            if isinstance(optimizer, type):
+                classes.append(optimizer)
+    return bool(classes) and isinstance(value, tuple(classes))
+
+
 def _is_keras3_model(value) -> bool:
     keras = _loaded("keras")
     tf_keras = _loaded("tf_keras")
@@ -243,10 +257,6 @@ class _Evidence:
                 return strategy
         return None
 
-    def replicas_in_play(self) -> int:
-        """The most replicas of any strategy the failing frames hold (0: none found)."""
-        return max((_replicas(s) or 0 for s in self.strategies()), default=0)
-
     def building_optimizers(self) -> list:
         """Optimizers whose public `build()` was running when the error was raised."""
         found = []
@@ -254,10 +264,8 @@ class _Evidence:
         while traceback is not None:
             frame = traceback.tb_frame
             owner = frame.f_locals.get("self")
-            build = getattr(type(owner), "build", None)
-            if build is not None and hasattr(owner, "apply_gradients"):
-                if frame.f_code is getattr(build, "__code__", None):
-                    found.append(owner)
+            if _is_optimizer(owner) and frame.f_code is getattr(type(owner).build, "__code__", None):
+                found.append(owner)
             traceback = traceback.tb_next
         return found
 
@@ -529,7 +537,8 @@ def _collectives_too_late(_match, _message, evidence: _Evidence) -> MirrorGuardE
     what = (
         "`MultiWorkerMirroredStrategy()` was created after TensorFlow had already started"
         if building
-        else "Collective ops (a `MultiWorkerMirroredStrategy`, usually) were set up after TensorFlow had already started"
+        else "Collective ops (a `MultiWorkerMirroredStrategy`, usually) were set up after TensorFlow had "
+        "already started"
     )
     return MirrorGuardError(
         f"{what}: it configures the runtime for collective communication, which is only possible "
@@ -684,8 +693,9 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         ("ValueError",),
         re.compile(
-            r"Attempt to convert a value \(PerReplica:.*\) with an unsupported type .*PerReplica"  # MWMS
-            r"|To use this dataset, you need to pass this dataset to ClusterCoordinator\.create_per_worker_dataset",  # PSS
+            # MultiWorkerMirroredStrategy, then ParameterServerStrategy
+            r"Attempt to convert a value \(PerReplica:.*\) with an unsupported type .*PerReplica"
+            r"|To use this dataset, you need to pass this dataset to ClusterCoordinator\.create_per_worker_dataset",
             re.S,
         ),
         "the Keras 3 fit()/evaluate() call and its model's strategy, a multi-worker one",
