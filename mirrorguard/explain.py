@@ -157,13 +157,16 @@ def _leading_dims(value) -> list[int | None] | None:
     return dims
 
 
-def _batched(dataset) -> bool | None:
+def _batched(dataset, batch_size: int | None) -> bool | None:
     """Whether the dataset's elements are batches (True), single examples (False), or unknown (None).
 
+    A batching transformation TensorFlow can see (`batch_size`) settles it. Otherwise:
     tf.distribute splits every component of an element along its first dimension, which
-    means rows only when every component has the same first dimension. One example's
+    means rows only when every component has the same first dimension; one example's
     `(features, label)` has different ones (5 features, 1 label) or a scalar label.
     """
+    if batch_size is not None:
+        return True
     dims = _leading_dims(dataset)
     if not dims:
         return None
@@ -185,11 +188,15 @@ class _Evidence:
         self.traceback = error.__traceback__
 
     def _compat(self, read, default):
+        return self.read(read, self.traceback, default)
+
+    def read(self, read, value, default):
+        """`read(value)` from compat.py; `default` (no evidence) if what it reads has moved."""
         try:
-            return read(self.traceback)
+            return read(value)
         except compat.CompatError as moved:
             # A Keras or TensorFlow internal moved: the explanation loses this evidence, loudly.
-            warnings.warn(f"mirrorguard.explain_errors: {moved}", RuntimeWarning, stacklevel=4)
+            warnings.warn(f"mirrorguard.explain_errors: {moved}", RuntimeWarning, stacklevel=5)
             return default
 
     @cached_property
@@ -435,7 +442,10 @@ def _first_batch(match, _message, evidence: _Evidence) -> MirrorGuardError | Non
         return None
     first, other = shapes
     source, x = _input_of(call)
-    batched = _batched(x) if source.kind == "dataset" else (True if source.kind != "other" else None)
+    if source.kind == "dataset":
+        batched = _batched(x, evidence.read(compat.dataset_batch_size, x, None))
+    else:
+        batched = True if source.kind != "other" else None
     if batched is False:
         dims = ", ".join(str(d) if d not in (None, -1) else ("?" if d is None else "scalar") for d in _leading_dims(x))
         return MirrorGuardError(

@@ -146,6 +146,31 @@ def strategy_reduce_calls(traceback) -> list[ReduceCall]:
     return calls
 
 
+def dataset_batch_size(dataset) -> int | None:
+    """The batch size of the dataset's last batching transformation (``batch``, ``padded_batch``...).
+
+    None when the dataset has no batching transformation TensorFlow can see, or one that
+    a later transformation may change. Read with TensorFlow's own ComputeBatchSize op
+    (what tf.distribute uses to rebatch) on the dataset's variant tensor: unlike the
+    element spec, it tells ``batch(9, drop_remainder=True)`` from one example of 9 values.
+    """
+    import sys
+
+    tf = sys.modules.get("tensorflow")
+    if tf is None or not isinstance(dataset, tf.data.Dataset):
+        return None
+    try:
+        from tensorflow.python.ops import gen_experimental_dataset_ops as ops
+    except ImportError as moved:
+        raise CompatError(f"TensorFlow's ComputeBatchSize op is gone: {moved}") from moved
+    variant = getattr(dataset, "_variant_tensor", None)
+    if variant is None or not hasattr(ops, "compute_batch_size"):
+        raise CompatError("a dataset's batch size cannot be read: `_variant_tensor` or ComputeBatchSize moved")
+    with tf.device("/cpu:0"):
+        size = int(ops.compute_batch_size(variant))
+    return size if size > 0 else None
+
+
 def _frames(traceback):
     while traceback is not None:
         yield traceback.tb_frame

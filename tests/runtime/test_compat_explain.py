@@ -67,6 +67,14 @@ def _observe() -> dict:  # runs in the probe process only
             for c in calls
         ]
 
+    rows = tf.data.Dataset.from_tensor_slices((np.zeros((20, 9), "float32"), np.zeros((20, 1), "float32")))
+    found["batch_size"] = {
+        "drop_remainder": compat.dataset_batch_size(rows.batch(9, drop_remainder=True)),
+        "batched_then_prefetched": compat.dataset_batch_size(rows.batch(4).prefetch(2)),
+        "unbatched": compat.dataset_batch_size(rows),
+        "not_a_dataset": compat.dataset_batch_size(x),
+    }
+
     # Moved: Keras without its traceback wrapper must raise, not find nothing.
     module = sys.modules[compat._KERAS_TRACEBACK_MODULES[found["fit"][0]["flavour"]]]
     saved = module.filter_traceback
@@ -114,6 +122,16 @@ def test_strategy_reduce_calls_holds_the_arguments(observed):
     _, found = observed
     assert found["reduce"], "Strategy.reduce's frame was not found"
     assert found["reduce"][0] == {"strategy_is_ours": True, "op": "SUM", "axis": None, "value_is_ours": True}
+
+
+def test_dataset_batch_size_tells_batches_from_examples(observed):
+    _, found = observed
+    assert found["batch_size"] == {
+        "drop_remainder": 9,
+        "batched_then_prefetched": 4,
+        "unbatched": None,
+        "not_a_dataset": None,
+    }
 
 
 def test_a_moved_keras_wrapper_is_loud(observed):

@@ -61,6 +61,13 @@ def _scenarios():  # runs in the scenario process only
             model.compile(optimizer="adam", loss="mse")
         model.fit(x, y, batch_size=9, verbose=0)
 
+    def uneven_drop_remainder():
+        # Every component has the fixed first dimension 9: the batch op tells it from one example.
+        with strategy.scope():
+            model = build()
+            model.compile(optimizer="adam", loss="mse")
+        model.fit(tf.data.Dataset.from_tensor_slices((x, y)).batch(9, drop_remainder=True), verbose=0)
+
     def reduce_axis_none():
         # 31 rows in batches of 8: the last batch (7 rows) splits 4 and 3, which is legal.
         with strategy.scope():
@@ -79,6 +86,7 @@ def _scenarios():  # runs in the scenario process only
         model_outside_compile_inside,
         forgotten_batch,
         uneven_first_batch,
+        uneven_drop_remainder,
         reduce_axis_none,
     )
     results = {}
@@ -190,6 +198,16 @@ def test_uneven_first_batch_still_explained(flavour_results):
         return
     assert result["error"] == "UnevenBatchError", _shown(result)
     assert result["split"] == [5, 4]
+    assert "a global batch of 9 rows over 2 replicas: 5 and 4" in result["message"]
+
+
+def test_uneven_drop_remainder_batch_is_an_uneven_batch(flavour_results):
+    flavour, results = flavour_results
+    result = results["uneven_drop_remainder"]
+    if flavour == "tfkeras":
+        assert result["error"] is None, _shown(result)
+        return
+    assert result["error"] == "UnevenBatchError", _shown(result)
     assert "a global batch of 9 rows over 2 replicas: 5 and 4" in result["message"]
 
 
