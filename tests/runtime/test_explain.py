@@ -176,50 +176,83 @@ def test_loss_object_in_a_replica_function_is_explained():
     assert 'File "train.py", line 57, in replica_step' in quoted  # where the user called it
 
 
-def _uneven_in_fit(error, replicas):
-    strategy = StrategyBase(replicas)  # noqa: F841 - found in this frame, as in fit()'s
+def _with_a_strategy_in_the_frame(error, replicas):
+    strategy = StrategyBase(replicas)  # noqa: F841 - a frame holding a strategy, as user code does
     raise error
 
 
-@pytest.mark.parametrize("replicas", [2, 4])
-def test_uneven_first_batch_names_global_batch_replicas_and_rows(replicas):
-    original = uneven_addn()
-    with pytest.raises(UnevenBatchError) as caught:
-        with mirrorguard.explain_errors():
-            _uneven_in_fit(original, replicas)
-    error = caught.value
-    assert error.__cause__ is original
-    # AddN's N attribute says 2 inputs: the two replicas' batches.
-    assert (error.global_batch_size, error.num_replicas, error.split) == (33, 2, (17, 16))
-    cause, fix, quoted = _parts(str(error))
-    assert "a global batch of 33 rows over 2 replicas: 17 and 16" in cause
-    assert "strategy.num_replicas_in_sync" in fix and "16 x 2 = 32 or 17 x 2 = 34" in fix
-    assert "[Op:AddN]" in quoted and "__wrapped__AddN_N_2_device_" in quoted
-
-
-def test_uneven_first_batch_over_three_replicas():
-    error = InvalidArgumentError(
-        "{{function_node __wrapped__AddN_N_3_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
-        "Inputs to operation AddN of type AddN must have the same size and shape.  "
-        "Input 0: [5,20] != input 2: [3,20] [Op:AddN] name: "
-    )
-    with pytest.raises(UnevenBatchError) as caught:
-        with mirrorguard.explain_errors():
-            _uneven_in_fit(error, 3)
-    assert caught.value.split == (5, 5, 3)
-    assert "a global batch of 13 rows over 3 replicas: 5, 5 and 3" in str(caught.value)
-
-
-@pytest.mark.parametrize("replicas", [None, 1])
-def test_addn_shape_error_without_a_multi_replica_strategy_passes_through(replicas):
-    # Any tf.add_n of mismatched tensors raises this; it is a batch split only under a strategy.
+@pytest.mark.parametrize("replicas", [None, 1, 2])
+def test_addn_shape_error_without_its_failing_call_passes_through(replicas):
+    # Any tf.add_n of mismatched tensors raises this. It is Keras 3's first-batch check
+    # only when the error came out of its fit()/evaluate(), and a reduce with axis=None
+    # only when TensorFlow's reduce frame says so; a strategy nearby is no evidence.
     original = uneven_addn()
     with pytest.raises(InvalidArgumentError) as caught:
         with mirrorguard.explain_errors():
             if replicas is None:
                 _raise(original)
-            _uneven_in_fit(original, replicas)
+            _with_a_strategy_in_the_frame(original, replicas)
     assert caught.value is original and caught.value.__cause__ is None
+
+
+# Exact messages of TensorFlow 2.21 and Keras 3.15 (tests/runtime/test_explain_multiworker.py
+# raises them for real on two local workers).
+FILE_SHARDING = (
+    "{{function_node __wrapped__IteratorGetNextAsOptional_device_/job:worker/replica:0/task:0/device:CPU:0}} "
+    "Could not apply FILE based sharding: the dataset only has 1 file(s), which is not enough for the required "
+    "2 shards/workers. If you are using datasets with distribution strategy, consider setting the auto sharding "
+    "policy to either DATA or OFF using the `experimental_distribute.auto_shard_policy` option of "
+    "`tf.data.Options()`. Or, split your input files into a larger number of small files such that number of "
+    "files is greater than number of shards/workers.\n\t [[{{node MultiDeviceIteratorGetNextFromShard}}]]\n\t "
+    "[[RemoteCall]] [Op:IteratorGetNextAsOptional] name: "
+)
+KERAS3_MWMS = (
+    "Attempt to convert a value (PerReplica:{\n  0: <tf.Tensor: shape=(4, 5), dtype=float32, numpy=\n"
+    "array([[0.1774866 , 0.6687865 , 0.11888294, 0.928903  , 0.6909884 ]],\n      dtype=float32)>\n}) with an "
+    "unsupported type (<class 'tensorflow.python.distribute.values.PerReplica'>) to a Tensor."
+)
+
+
+def test_file_sharding_over_too_few_files_says_both_numbers_and_the_ways_out():
+    with pytest.raises(MirrorGuardError) as caught:
+        with mirrorguard.explain_errors():
+            _raise(InvalidArgumentError(FILE_SHARDING))
+    message = str(caught.value)
+    assert message.startswith("The dataset reads 1 file, but auto-sharding by FILE gives each of the 2 workers")
+    assert "AutoShardPolicy.DATA" in message and "at least 2 files" in message
+
+
+def test_collectives_configured_late_say_to_create_the_strategy_first():
+    with pytest.raises(MirrorGuardError) as caught:
+        with mirrorguard.explain_errors():
+            _raise(RuntimeError("Collective ops must be configured at program startup"))
+    message = str(caught.value)
+    # No strategy object in the frames: the message says what usually does it.
+    assert message.startswith("Collective ops (a `MultiWorkerMirroredStrategy`, usually) were set up after")
+    assert "right after `import tensorflow`" in message
+
+
+def test_keras3_per_replica_failure_needs_its_fit_call_under_a_multi_worker_strategy():
+    # The same ValueError from anywhere else (a user's own tf.convert_to_tensor) is not Keras 3's fit().
+    original = ValueError(KERAS3_MWMS)
+    with pytest.raises(ValueError) as caught:
+        with mirrorguard.explain_errors():
+            _raise(original)
+    assert caught.value is original
+
+
+def test_the_chained_original_keeps_no_weight_dump():
+    # tf-keras names a variable with all its values; Python prints __cause__ first.
+    original, _ = KNOWN["tfkeras_variable"]
+    original = type(original)(*original.args)  # a fresh one: explaining shortens it
+    with pytest.raises(NotMirroredError) as caught:
+        with mirrorguard.explain_errors():
+            _raise(original)
+    assert caught.value.__cause__ is original
+    assert "numpy=" not in str(original) and "was not created in the distribution strategy scope" in str(original)
+    printed = "".join(traceback.format_exception(caught.value))
+    assert "0.2215324" not in printed and "numpy=" not in printed
+    assert printed.index("The above exception was the direct cause") < printed.index("The variable `dense/kernel`")
 
 
 @pytest.mark.parametrize("name", sorted(UNRELATED))
