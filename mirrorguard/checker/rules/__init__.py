@@ -16,6 +16,8 @@ from mirrorguard.checker.rules import (
     mg201_unscaled_global_batch_size,
     mg202_batch_size_per_replica_mismatch,
     mg301_loss_averaged_per_replica,
+    mg401_tf_config_set_after_strategy,
+    mg402_multi_worker_save_without_chief_path,
 )
 from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
 
@@ -30,6 +32,8 @@ ALL_RULES: tuple[Rule, ...] = (
     mg201_unscaled_global_batch_size.RULE,
     mg202_batch_size_per_replica_mismatch.RULE,
     mg301_loss_averaged_per_replica.RULE,
+    mg401_tf_config_set_after_strategy.RULE,
+    mg402_multi_worker_save_without_chief_path.RULE,
 )
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
 # The effects the semantic model follows through helpers, in code order.
