@@ -18,6 +18,8 @@ from mirrorguard.checker.rules import (
     mg301_loss_averaged_per_replica,
     mg401_tf_config_set_after_strategy,
     mg402_multi_worker_save_without_chief_path,
+    mg403_multi_worker_strategy_after_tensorflow_ops,
+    mg404_keras3_fit_under_multi_worker_strategy,
 )
 from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
 
@@ -34,6 +36,8 @@ ALL_RULES: tuple[Rule, ...] = (
     mg301_loss_averaged_per_replica.RULE,
     mg401_tf_config_set_after_strategy.RULE,
     mg402_multi_worker_save_without_chief_path.RULE,
+    mg403_multi_worker_strategy_after_tensorflow_ops.RULE,
+    mg404_keras3_fit_under_multi_worker_strategy.RULE,
 )
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
 # The effects the semantic model follows through helpers, in code order.

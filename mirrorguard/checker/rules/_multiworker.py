@@ -50,6 +50,30 @@ def makes(context: Context, *kinds: str) -> bool:
     return any(kind in kinds for _, kind in strategy_sites(context))
 
 
+# Methods only a Keras model has: a receiver they are called on is one.
+_MODEL_METHODS = frozenset({"compile", "train_on_batch", "fit_generator"})
+# Keywords only Keras's fit/evaluate take (scikit-learn's fit takes none of them).
+KERAS_FIT_KEYWORDS = frozenset({"epochs", "steps_per_epoch", "callbacks", "validation_data", "validation_split",
+                                "validation_steps", "initial_epoch", "validation_freq", "return_dict", "steps"})
+
+
+def model_receivers(context: Context) -> set[str]:
+    """Names bound to a Keras model, and names the file compiles or trains one through
+    (``compile()``, ``fit(..., epochs=...)``)."""
+    def compute() -> set[str]:
+        model = context.model
+        found = set(model.names_bound_by(frozenset(e.code for e in model.effects if e.makes_model)))
+        for unit in model.units:
+            for site in unit.calls:
+                if site.receiver and not site.qualified and (site.method in _MODEL_METHODS or (
+                        site.method in ("fit", "evaluate")
+                        and any(k.arg in KERAS_FIT_KEYWORDS for k in site.node.keywords))):
+                    found.add(site.receiver)
+        return found
+
+    return context.memo("mg4xx model receivers", compute)
+
+
 def is_resolver_call(node: ast.AST, model: SemanticModel) -> bool:
     return isinstance(node, ast.Call) and any(q.endswith("." + _RESOLVER) for q in model.qualify(node.func))
 

@@ -15,8 +15,6 @@ _CHECKPOINT_SAVES = frozenset({"save", "write"})
 # Functions that save the model they are given: (qualified name, position of the path).
 _SAVE_FUNCTIONS = {"keras.models.save_model": 1, "keras.saving.save_model": 1, "tensorflow.saved_model.save": 1}
 _PATH_KEYWORDS = ("filepath", "file_prefix", "export_dir", "directory")
-# Methods only a Keras model has: a receiver they are called on is one.
-_MODEL_METHODS = frozenset({"fit", "compile", "train_on_batch", "fit_generator"})
 _CHECKPOINT = "tensorflow.train.Checkpoint"
 _MANAGER = "tensorflow.train.CheckpointManager"
 
@@ -60,20 +58,6 @@ def _argument(node: ast.Call, position: int, keywords: tuple[str, ...] = _PATH_K
     return None
 
 
-def _model_receivers(context: Context) -> set[str]:
-    """Names the file trains or compiles a Keras model through, and names bound to a model."""
-    def compute() -> set[str]:
-        model = context.model
-        found = set(model.names_bound_by(frozenset(e.code for e in model.effects if e.makes_model)))
-        for unit in model.units:
-            for site in unit.calls:
-                if site.method in _MODEL_METHODS and site.receiver and not site.qualified:
-                    found.add(site.receiver)
-        return found
-
-    return context.memo("mg4xx model receivers", compute)
-
-
 def saves_of(unit: Unit, context: Context) -> list[Save]:
     """The saves of a model or checkpoint ``unit`` makes itself."""
     model = context.model
@@ -97,7 +81,7 @@ def saves_of(unit: Unit, context: Context) -> list[Save]:
             if bound is not None and method == "save":
                 found.append(Save(site, _argument(bound[0], 1), bound[1]))
                 continue
-        if method in _MODEL_SAVES and (receiver in _model_receivers(context) or receiver == "self.model"):
+        if method in _MODEL_SAVES and (receiver in mw.model_receivers(context) or receiver == "self.model"):
             found.append(Save(site, _argument(node, 0), unit))
     return found
 
