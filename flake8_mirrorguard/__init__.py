@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Iterator
 
 from mirrorguard import __version__
+from mirrorguard.checker.core import DEFAULT_OFF as CORE_DEFAULT_OFF
 from mirrorguard.checker.core import Settings, check_source
 
 _OPTIONS = (
@@ -34,8 +35,8 @@ _OPTIONS = (
 )
 
 
-# Codes of rules with ``default_enabled=False``.
-DEFAULT_OFF: tuple[str, ...] = ()
+# Codes of rules with ``default_enabled=False`` (one list, kept in the checker's core).
+DEFAULT_OFF: tuple[str, ...] = CORE_DEFAULT_OFF
 
 
 class Plugin:

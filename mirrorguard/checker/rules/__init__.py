@@ -20,6 +20,7 @@ from mirrorguard.checker.rules import (
     mg402_multi_worker_save_without_chief_path,
     mg403_multi_worker_strategy_after_tensorflow_ops,
     mg404_keras3_fit_under_multi_worker_strategy,
+    mg405_in_memory_dataset_not_sharded,
 )
 from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
 
@@ -38,6 +39,7 @@ ALL_RULES: tuple[Rule, ...] = (
     mg402_multi_worker_save_without_chief_path.RULE,
     mg403_multi_worker_strategy_after_tensorflow_ops.RULE,
     mg404_keras3_fit_under_multi_worker_strategy.RULE,
+    mg405_in_memory_dataset_not_sharded.RULE,
 )
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
 # The effects the semantic model follows through helpers, in code order.
