@@ -256,6 +256,7 @@ _WORKER_ATTRIBUTES = frozenset({"task_id", "task_type", "should_checkpoint", "sh
 _PURE_CALLS = frozenset({"os.path.join", "os.path.dirname", "os.path.basename", "os.path.abspath",
                          "os.path.expanduser", "os.path.splitext", "os.path.realpath", "pathlib.Path", "str",
                          "int", "format", "os.fspath", "json.dumps", "os.getcwd"})
+_COMMAND_LINE = frozenset({"parse_args", "parse_known_args"})
 _PURE_METHODS = frozenset({"format", "join", "replace", "strip", "rstrip", "lstrip", "lower", "upper",
                            "joinpath", "with_suffix", "as_posix"})
 
@@ -368,6 +369,8 @@ class WorkerFlow:
         if arg_flow == DIFFERS:
             return DIFFERS
         func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in _COMMAND_LINE:
+            return SAME  # one launch command for every worker: its paths are shared (absl's FLAGS too)
         if isinstance(func, ast.Attribute) and not qualified:
             receiver = self.of(func.value, unit, depth + 1)
             if receiver == DIFFERS:
