@@ -58,6 +58,30 @@ def _argument(node: ast.Call, position: int, keywords: tuple[str, ...] = _PATH_K
     return None
 
 
+def _is_model(name: str, unit: Unit, context: Context, depth: int = 0) -> bool:
+    """A Keras model: bound to one, compiled or trained, bound in the strategy's scope
+    (``with strategy.scope(): model = build()``), or a parameter its callers pass one to."""
+    if name == "self.model" or name in mw.model_receivers(context) or name in _bound_in_scope(context):
+        return True
+    if depth > 3 or name not in unit.params:
+        return False
+    for other in context.model.units:
+        for site in other.calls:
+            if unit in context.model.callees(site):
+                argument = mw.argument_for(site, unit, name)
+                if isinstance(argument, ast.Name) and _is_model(argument.id, other, context, depth + 1):
+                    return True
+    return False
+
+
+def _bound_in_scope(context: Context) -> set[str]:
+    def compute() -> set[str]:
+        return {target for unit in context.model.units for site in unit.calls
+                if site.in_scope and "." not in "".join(site.targets) for target in site.targets}
+
+    return context.memo("mg4xx bound in scope", compute)
+
+
 def saves_of(unit: Unit, context: Context) -> list[Save]:
     """The saves of a model or checkpoint ``unit`` makes itself."""
     model = context.model
@@ -81,7 +105,7 @@ def saves_of(unit: Unit, context: Context) -> list[Save]:
             if bound is not None and method == "save":
                 found.append(Save(site, _argument(bound[0], 1), bound[1]))
                 continue
-        if method in _MODEL_SAVES and (receiver in mw.model_receivers(context) or receiver == "self.model"):
+        if method in _MODEL_SAVES and _is_model(receiver, unit, context):
             found.append(Save(site, _argument(node, 0), unit))
     return found
 

@@ -21,7 +21,7 @@ _PURE = frozenset({
     "tensorflow.random.set_seed", "tensorflow.get_logger", "tensorflow.function", "tensorflow.TensorSpec",
     "tensorflow.TensorShape", "tensorflow.as_dtype", "tensorflow.data.Options", "tensorflow.executing_eagerly",
     "tensorflow.debugging.set_log_device_placement", "tensorflow.test.is_built_with_cuda",
-    "tensorflow.test.is_built_with_gpu_support", "tensorflow.disable_eager_execution",
+    "tensorflow.test.is_built_with_gpu_support", "tensorflow.test.is_gpu_available", "tensorflow.disable_eager_execution",
     "tensorflow.enable_eager_execution", "tensorflow.train.Checkpoint", "tensorflow.train.latest_checkpoint",
     "tensorflow.experimental.numpy.experimental_enable_numpy_behavior", "tensorflow.py_function",
     "tensorflow.numpy_function",
