@@ -194,6 +194,11 @@ def check(context: Context) -> Iterator[Report]:
                 return guard
         return None
 
+    def unconditional(unit: Unit, node: ast.AST) -> bool:
+        """Does ``node`` run whatever the worker: every test it runs under is the same on all
+        of them (a test this walk cannot follow, ``is_chief(*imported())``, may not be)?"""
+        return all(flow.of(guard.test, unit) == mw.SAME for guard in guards(unit).get(id(node), []))
+
     callers: dict[int, list[CallSite]] = {}
     for unit in model.units:
         for site in unit.calls:
@@ -206,7 +211,7 @@ def check(context: Context) -> Iterator[Report]:
         if id(unit) in seen:
             return True
         sites = callers.get(id(unit), [])
-        return all(splitting(s.unit, s.node) is None and every_worker_runs(s.unit, seen | {id(unit)})
+        return all(unconditional(s.unit, s.node) and every_worker_runs(s.unit, seen | {id(unit)})
                    for s in sites)
 
     def saves_within(unit: Unit, seen: frozenset[int] = frozenset()) -> bool:
@@ -228,7 +233,7 @@ def check(context: Context) -> Iterator[Report]:
                 if not _contains_save(guard.other, saves):
                     yield Report(site.node, _only_some_message(context, site.node, guard.test))
                 continue
-            if not every_worker_runs(unit):
+            if not unconditional(unit, site.node) or not every_worker_runs(unit):
                 continue
             if save.path is not None and flow.of(save.path, save.path_unit) == mw.SAME:
                 yield Report(site.node, (

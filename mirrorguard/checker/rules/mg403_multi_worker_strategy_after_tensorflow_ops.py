@@ -16,6 +16,7 @@ _PURE_PREFIXES = (
     "tensorflow.config.", "tensorflow.distribute.", "tensorflow.autograph.", "tensorflow.io.gfile.",
     "tensorflow.logging.", "tensorflow.sysconfig.", "tensorflow.feature_column.", "tensorflow.dtypes.",
     "tensorflow.estimator.", "tensorflow.nest.", "tensorflow.data.experimental.AutoShardPolicy",
+    "tensorflow.python.client.device_lib.",
 )
 _PURE = frozenset({
     "tensorflow.random.set_seed", "tensorflow.get_logger", "tensorflow.function", "tensorflow.TensorSpec",
