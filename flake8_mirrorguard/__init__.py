@@ -25,6 +25,7 @@ from dataclasses import replace
 from typing import Iterator
 
 from mirrorguard import __version__
+from mirrorguard.checker.core import DEFAULT_OFF as CORE_DEFAULT_OFF
 from mirrorguard.checker.core import Settings, check_source
 
 _OPTIONS = (
@@ -37,8 +38,8 @@ _OPTIONS = (
 
 _NOQA_WORD = re.compile("noqa", re.IGNORECASE)
 
-# Codes of rules with ``default_enabled=False``.
-DEFAULT_OFF: tuple[str, ...] = ()
+# Codes of rules with ``default_enabled=False`` (one list, kept in the checker's core).
+DEFAULT_OFF: tuple[str, ...] = CORE_DEFAULT_OFF
 
 
 class Plugin:

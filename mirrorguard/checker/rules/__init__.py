@@ -17,6 +17,11 @@ from mirrorguard.checker.rules import (
     mg201_unscaled_global_batch_size,
     mg202_batch_size_per_replica_mismatch,
     mg301_loss_averaged_per_replica,
+    mg401_tf_config_set_after_strategy,
+    mg402_multi_worker_save_without_chief_path,
+    mg403_multi_worker_strategy_after_tensorflow_ops,
+    mg404_keras3_fit_under_multi_worker_strategy,
+    mg405_in_memory_dataset_not_sharded,
 )
 from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
 
@@ -32,6 +37,11 @@ ALL_RULES: tuple[Rule, ...] = (
     mg201_unscaled_global_batch_size.RULE,
     mg202_batch_size_per_replica_mismatch.RULE,
     mg301_loss_averaged_per_replica.RULE,
+    mg401_tf_config_set_after_strategy.RULE,
+    mg402_multi_worker_save_without_chief_path.RULE,
+    mg403_multi_worker_strategy_after_tensorflow_ops.RULE,
+    mg404_keras3_fit_under_multi_worker_strategy.RULE,
+    mg405_in_memory_dataset_not_sharded.RULE,
 )
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
 # The effects the semantic model follows through helpers, in code order.

@@ -35,4 +35,4 @@ def build_and_compile_cnn_model():
 # Model building/compiling need to be within `strategy.scope()` -- forgotten here.
 multi_worker_model = build_and_compile_cnn_model()  # expect: MG101, MG102
 
-multi_worker_model.fit(multi_worker_dataset, epochs=3, steps_per_epoch=70)
+multi_worker_model.fit(multi_worker_dataset, epochs=3, steps_per_epoch=70)  # expect: MG404

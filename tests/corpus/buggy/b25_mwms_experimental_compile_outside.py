@@ -23,4 +23,4 @@ with strategy.scope():
     ])
 
 model.compile(optimizer="adam", loss="huber")  # expect: MG102
-model.fit(x, y, epochs=10, batch_size=64, validation_split=0.1)  # expect: MG201
+model.fit(x, y, epochs=10, batch_size=64, validation_split=0.1)  # expect: MG201, MG404

@@ -48,7 +48,7 @@ def main(argv=None):
     with strategy.scope():
         callbacks = [tf.keras.callbacks.BackupAndRestore(backup_dir="/tmp/backup")]
 
-    multi_worker_model.fit(multi_worker_dataset, epochs=args.epochs, steps_per_epoch=70 * num_workers, callbacks=callbacks)
+    multi_worker_model.fit(multi_worker_dataset, epochs=args.epochs, steps_per_epoch=70 * num_workers, callbacks=callbacks)  # expect: MG404
 
 
 if __name__ == "__main__":

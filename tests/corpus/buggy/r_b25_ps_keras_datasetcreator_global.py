@@ -27,4 +27,4 @@ callbacks = [
     tf.keras.callbacks.ModelCheckpoint(filepath=working_dir + "/ckpt"),
     tf.keras.callbacks.BackupAndRestore(backup_dir=working_dir + "/backup"),
 ]
-model.fit(dc, epochs=5, steps_per_epoch=20, callbacks=callbacks)
+model.fit(dc, epochs=5, steps_per_epoch=20, callbacks=callbacks)  # expect: MG404

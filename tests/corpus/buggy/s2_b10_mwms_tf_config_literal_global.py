@@ -34,7 +34,7 @@ with strategy.scope():
         metrics=["accuracy"])
 
 callbacks = [tf.keras.callbacks.BackupAndRestore(backup_dir="/tmp/backup")]
-multi_worker_model.fit(train_dataset, epochs=3, steps_per_epoch=70, callbacks=callbacks)
+multi_worker_model.fit(train_dataset, epochs=3, steps_per_epoch=70, callbacks=callbacks)  # expect: MG404
 task_type, task_id = tf_config["task"]["type"], tf_config["task"]["index"]
 if task_type == "worker" and task_id == 0:
-    multi_worker_model.save("/tmp/keras-model.keras")
+    multi_worker_model.save("/tmp/keras-model.keras")  # expect: MG402

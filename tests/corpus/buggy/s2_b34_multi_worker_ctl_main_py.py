@@ -68,6 +68,6 @@ while epoch.numpy() < num_epochs:
     print("Epoch: %d, accuracy: %f, train_loss: %f." % (epoch.numpy(), train_accuracy.result(),
                                                        total_loss / num_batches))
     train_accuracy.reset_state()
-    checkpoint_manager.save()
+    checkpoint_manager.save()  # expect: MG402
     epoch.assign_add(1)
     step_in_epoch.assign(0)

@@ -1,6 +1,7 @@
 """Parameter-server training with Model.fit (tensorflow/docs parameter_server_training style)."""
 import os
 
+os.environ["TF_USE_LEGACY_KERAS"] = "1"  # tf-keras: Keras 3 cannot fit() here (MG404)
 import tensorflow as tf
 
 cluster_resolver = tf.distribute.cluster_resolver.TFConfigClusterResolver()

@@ -4,6 +4,7 @@ import json
 import os
 
 import numpy as np
+os.environ["TF_USE_LEGACY_KERAS"] = "1"  # tf-keras: Keras 3 cannot fit() here (MG404)
 import tensorflow as tf
 
 
