@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import time
 
@@ -54,5 +55,10 @@ def pytest_runtest_setup(item):
     if reporter is None:
         return
     elapsed = time.monotonic() - _started
-    # One line per TensorFlow test: "[tf 12:34] tests/runtime/test_guards.py::test_x".
-    reporter.write_line(f"[tf {int(elapsed) // 60:02d}:{int(elapsed) % 60:02d}] {item.nodeid}", flush=True)
+    # One line per TensorFlow test, "[tf 12:34] tests/runtime/test_guards.py::test_x", written
+    # past pytest's capture (setup output is otherwise captured), before its fixtures start.
+    capture = item.config.pluginmanager.get_plugin("capturemanager")
+    # With -v pytest prints the test's id as it starts; the line adds the time since the start.
+    line = f"[tf {int(elapsed) // 60:02d}:{int(elapsed) % 60:02d}] {item.nodeid}"
+    with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
+        reporter.write(f"\n{line}\n", flush=True)
