@@ -17,10 +17,16 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from mirrorguard.testkit import DevicesAlreadySetError, split_cpu
 from mirrorguard.testkit import _model_parts as parts_of
 
-__all__ = ["Diagnosis", "ReplicaMismatchError", "ReplicaReport", "VariableDiff", "compare_replicas"]
+__all__ = [
+    "Diagnosis",
+    "ReplicaMismatchError",
+    "ReplicaReport",
+    "VariableDiff",
+    "compare_replicas",
+    "repeat_replica_shares",
+]
 
 # Float32 CPU reductions sum in another order on N replicas (each replica sums its
 # share, then the shares are summed), so every reduction differs by a few ulps and
@@ -244,7 +250,7 @@ def compare_replicas(
     devices = _devices(tf, max(counts))
     batches = _global_batches(tf, data, global_batch_size, steps)
 
-    subjects = [_Subject.build(tf, build, tf.distribute.MirroredStrategy(devices[:n])) for n in counts]
+    subjects = [_Subject.build(tf, build, _strategy(tf, devices[:n])) for n in counts]
     baseline, others = subjects[0], subjects[1:]
     initial = baseline.read()
     for subject in others:
@@ -266,6 +272,34 @@ def compare_replicas(
     if not report.passed:
         raise ReplicaMismatchError(report)
     return report
+
+
+def repeat_replica_shares(data, global_batch_size: int, replicas: tuple[int, ...] = (1, 2)):
+    """Unbatched examples whose every global batch is ``max(replicas)`` copies of one share.
+
+    BatchNormalization (and any layer or loss that reads batch statistics) then
+    sees the same statistics on every replica count: one device gets the share
+    ``max(replicas)`` times, each of N replicas gets it ``max(replicas)/N`` times.
+    Pass the result as ``data`` with ``strict=True`` to compare a BatchNorm model
+    exactly; the mistakes the oracle looks for still change the update as before.
+    """
+    import tensorflow as tf
+
+    counts = tuple(replicas)
+    most = max(counts)
+    if global_batch_size % most or any(most % n for n in counts):
+        raise OracleUsageError(
+            f"repeat_replica_shares needs every replica count to divide {most}, and {most} to divide "
+            f"the global batch {global_batch_size}; got replicas={counts!r}"
+        )
+    dataset = data if isinstance(data, tf.data.Dataset) else tf.data.Dataset.from_tensor_slices(tuple(data))
+    share = global_batch_size // most
+
+    def repeat(*element):
+        element = element[0] if len(element) == 1 else element
+        return tf.nest.map_structure(lambda t: tf.concat([t] * most, axis=0), element)
+
+    return dataset.batch(share, drop_remainder=True).map(repeat).unbatch()
 
 
 # ---------------------------------------------------------------------------
@@ -291,6 +325,8 @@ def _check_arguments(replicas, steps, global_batch_size) -> tuple[int, ...]:
 
 
 def _devices(tf, count: int) -> list[str]:
+    from mirrorguard.testkit import DevicesAlreadySetError, split_cpu
+
     try:
         return split_cpu(count)
     except DevicesAlreadySetError as error:
@@ -301,6 +337,20 @@ def _devices(tf, count: int) -> list[str]:
             f"the replica oracle needs {count} logical CPU devices, but {error}; run it in a fresh "
             "process (or split the CPU into enough devices before TensorFlow starts)"
         ) from None
+
+
+_STRATEGIES: dict[tuple[str, ...], Any] = {}
+
+
+def _strategy(tf, devices: list[str]):
+    # One strategy per device set for the whole process: a second MirroredStrategy
+    # over the same devices reuses the first one's collective instance keys, and
+    # TensorFlow then mixes up their all-reduces ("Shape mismatch in the collective
+    # instance 100") when the models differ.
+    key = tuple(devices)
+    if key not in _STRATEGIES:
+        _STRATEGIES[key] = tf.distribute.MirroredStrategy(list(devices))
+    return _STRATEGIES[key]
 
 
 def _global_batches(tf, data, global_batch_size: int, steps: int):
