@@ -87,6 +87,7 @@ def inspect_model(model, disable_noise: bool = True) -> ModelParts:
         if hasattr(layers, name)
     )
     synced = _sync_batchnorm_classes(keras)
+    seed_generator = getattr(getattr(keras, "random", None), "SeedGenerator", None)
     for layer in all_layers(model):
         if isinstance(layer, layers.BatchNormalization) and not _is_synchronised(layer, synced):
             parts.batchnorm_layers.append(layer.name)
@@ -106,7 +107,7 @@ def inspect_model(model, disable_noise: bool = True) -> ModelParts:
                     if isinstance(getattr(layer, attribute, None), (int, float)):
                         setattr(layer, attribute, 0.0)
                 parts.noise_disabled.append(f"{layer.name} ({type(layer).__name__})")
-        elif _draws_randomly(layer) and layer is not model:
+        elif layer is not model and _draws_randomly(layer, seed_generator):
             parts.random_layers.append(f"{layer.name} ({type(layer).__name__})")
     return parts
 
@@ -127,6 +128,9 @@ def _is_synchronised(layer, synced: tuple) -> bool:
     return bool(getattr(layer, "synchronized", False)) or (bool(synced) and isinstance(layer, synced))
 
 
-def _draws_randomly(layer) -> bool:
-    # Keras 3 random layers hold a SeedGenerator; tf-keras ones a random generator.
-    return getattr(layer, "seed_generator", None) is not None or getattr(layer, "_random_generator", None) is not None
+def _draws_randomly(layer, seed_generator: type | None) -> bool:
+    # Keras 3 random layers hold a SeedGenerator (under various attribute names);
+    # tf-keras ones (BaseRandomLayer) a random generator.
+    if getattr(layer, "_random_generator", None) is not None:
+        return True
+    return seed_generator is not None and any(isinstance(value, seed_generator) for value in vars(layer).values())

@@ -89,7 +89,7 @@ def fit_random_augmentation(strategy):
     return model
 
 
-class _MeanStepModel(keras.Model):
+class MeanStepModel(keras.Model):
     """A train_step override with the single-device habit: tf.reduce_mean of the batch."""
 
     def train_step(self, data):
@@ -101,7 +101,7 @@ class _MeanStepModel(keras.Model):
         return {"loss": loss}
 
 
-class _RescalingStepModel(keras.Model):
+class RescalingStepModel(keras.Model):
     """A train_step override that divides what Keras's loss already divided by the replicas."""
 
     def train_step(self, data):
@@ -124,7 +124,7 @@ def _functional(cls):
 @program
 def fit_train_step_mean(strategy):
     with strategy.scope():
-        model = _functional(_MeanStepModel)
+        model = _functional(MeanStepModel)
         model.compile(optimizer=keras.optimizers.SGD(0.05), loss="mse")
     return model
 
@@ -132,7 +132,7 @@ def fit_train_step_mean(strategy):
 @program
 def fit_train_step_rescaled(strategy):
     with strategy.scope():
-        model = _functional(_RescalingStepModel)
+        model = _functional(RescalingStepModel)
         model.compile(optimizer=keras.optimizers.SGD(0.05), loss="mse")
     return model
 
