@@ -54,6 +54,7 @@ def build_fit(strategy):
     from mirrorguard.train import build_model
 
     input_shape, num_classes = _shape()
+    tf.keras.utils.set_random_seed(0)  # as the script does (--seed): the same start on every run
     with strategy.scope():
         model = build_model("small-resnet", input_shape, num_classes)
         model.compile(
@@ -72,6 +73,7 @@ def build_custom_loop(strategy):
 
     input_shape, num_classes = _shape()
     global_batch = GLOBAL_BATCH
+    tf.keras.utils.set_random_seed(0)
     with strategy.scope():
         model = build_model("small-resnet", input_shape, num_classes)
         optimizer = tf.keras.optimizers.Adam(learning_rate=LEARNING_RATE)
