@@ -3,12 +3,22 @@
 The pytest plugin (:mod:`mirrorguard.testkit.pytest_plugin`, loaded automatically
 once mirrorguard is installed) gives tests a ``mirrored_strategy`` over N logical
 CPU devices. :func:`split_cpu` is the same set-up for scripts and notebooks.
-Nothing here imports TensorFlow until :func:`split_cpu` is called.
+:func:`compare_replicas` (the replica oracle, :mod:`mirrorguard.testkit.oracle`)
+checks that a training step computes the same update on 1 replica and on N.
+Nothing here imports TensorFlow until one of these functions is called.
 """
 
 from __future__ import annotations
 
-__all__ = ["DevicesAlreadySetError", "split_cpu"]
+__all__ = [
+    "DevicesAlreadySetError",
+    "Diagnosis",
+    "ReplicaMismatchError",
+    "ReplicaReport",
+    "VariableDiff",
+    "compare_replicas",
+    "split_cpu",
+]
 
 
 class DevicesAlreadySetError(RuntimeError):
@@ -41,3 +51,14 @@ def split_cpu(replicas: int) -> list[str]:
                 f"TensorFlow already started with {found} logical CPU device(s), not {replicas}"
             ) from None
     return [f"/cpu:{i}" for i in range(replicas)]
+
+
+
+# Last, so the oracle can use split_cpu without an import cycle (it imports no TensorFlow either).
+from mirrorguard.testkit.oracle import (  # noqa: E402
+    Diagnosis,
+    ReplicaMismatchError,
+    ReplicaReport,
+    VariableDiff,
+    compare_replicas,
+)

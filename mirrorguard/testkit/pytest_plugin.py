@@ -48,6 +48,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     # Validate now, so a bad value fails before collection rather than in some test.
     config.stash[_SETUP] = _read_setup(config)
+    config.addinivalue_line("markers", ORACLE_MARKER_HELP)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -113,3 +114,34 @@ def _parse_replicas(raw: str, source: str) -> int:
     if value < 1:
         raise pytest.UsageError(f"{source} must be a whole number of at least 1, got {raw!r}")
     return value
+
+
+# --- The replica oracle (mirrorguard.testkit.compare_replicas) as a fixture ---------------
+
+ORACLE_MARKER_HELP = (
+    "replica_oracle(replicas=(1, N), steps=2, rtol=None, atol=None, strict=False): "
+    "settings for the replica_oracle fixture in this test"
+)
+
+
+@pytest.fixture
+def replica_oracle(request: pytest.FixtureRequest, replica_count: int):
+    """compare_replicas(build, data, global_batch_size=...) over 1 and N replicas; fails the test on a mismatch."""
+    from mirrorguard.testkit import compare_replicas
+
+    marker = request.node.get_closest_marker("replica_oracle")
+    settings = dict(marker.kwargs) if marker else {}
+    if marker and marker.args:
+        pytest.fail("@pytest.mark.replica_oracle takes keyword arguments only, like replicas=(1, 2)", pytrace=False)
+    settings.setdefault("replicas", (1, replica_count))
+    if max(settings["replicas"]) > replica_count or replica_count < 2:
+        pytest.fail(
+            f"the replica oracle compares {settings['replicas']} replicas but the CPU is split into "
+            f"{replica_count} logical device(s); run pytest with {OPTION} {max(2, *settings['replicas'])}",
+            pytrace=False,
+        )
+
+    def check(build, data, *, global_batch_size: int, **overrides):
+        return compare_replicas(build, data, global_batch_size=global_batch_size, **{**settings, **overrides})
+
+    return check
