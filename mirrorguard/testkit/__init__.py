@@ -3,12 +3,24 @@
 The pytest plugin (:mod:`mirrorguard.testkit.pytest_plugin`, loaded automatically
 once mirrorguard is installed) gives tests a ``mirrored_strategy`` over N logical
 CPU devices. :func:`split_cpu` is the same set-up for scripts and notebooks.
+:func:`run_workers` runs a function in N local worker processes that form one
+``TF_CONFIG`` cluster, to rehearse multi-worker training.
 Nothing here imports TensorFlow until :func:`split_cpu` is called.
 """
 
 from __future__ import annotations
 
-__all__ = ["DevicesAlreadySetError", "split_cpu"]
+from mirrorguard.testkit.workers import Workers, WorkersFailed, WorkersTimedOut, run_workers, task_index
+
+__all__ = [
+    "DevicesAlreadySetError",
+    "Workers",
+    "WorkersFailed",
+    "WorkersTimedOut",
+    "run_workers",
+    "split_cpu",
+    "task_index",
+]
 
 
 class DevicesAlreadySetError(RuntimeError):
