@@ -216,8 +216,9 @@ class Workers:
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.STDOUT,
-                    # A group per worker: killing it takes the worker's own children too.
-                    process_group=0,
+                    # A session, hence a process group, per worker (process_group= needs
+                    # Python 3.11): killing the group takes the worker's own children too.
+                    start_new_session=True,
                 )
                 self._processes.append(process)
                 self._outputs.append([])
