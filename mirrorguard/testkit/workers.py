@@ -162,11 +162,18 @@ class Workers:
         echo: bool = False,
     ):
         if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
-            raise ValueError(f"Invalid value for argument `workers`: expected a whole number >= 1. Received: workers={workers!r}")
+            raise ValueError(
+                f"Invalid value for argument `workers`: expected a whole number >= 1. Received: workers={workers!r}"
+            )
         self.target = _reference(fn)
         self.count = workers
         self.echo = echo
-        self._payload = {"target": self.target, "args": tuple(args), "kwargs": dict(kwargs or {})}
+        self._payload = {
+            "target": self.target,
+            "args": tuple(args),
+            "kwargs": dict(kwargs or {}),
+            "parent": os.getpid(),
+        }
         try:
             pickle.dumps(self._payload)
         except Exception as error:
@@ -448,6 +455,7 @@ def _worker_main(payload_path: str) -> int:
     """Inside a worker: call the function and leave its value (or traceback) for the parent."""
     with open(payload_path, "rb") as file:
         payload = pickle.load(file)
+    _die_with_parent(payload["parent"])
     try:
         report = {"ok": True, "value": _resolve(payload["target"])(*payload["args"], **payload["kwargs"])}
     except SystemExit as exit_:
@@ -473,6 +481,26 @@ def _worker_main(payload_path: str) -> int:
         file.write(data)
     os.replace(result_path + ".part", result_path)
     return 0 if report["ok"] else 1
+
+
+def _die_with_parent(parent: int) -> None:
+    """Have Linux kill this worker when the process that started it dies (killed itself, say).
+
+    Its own session shields the worker from the terminal's signals, so without this a
+    parent killed by SIGKILL (a CI job's time limit) would leave it running. Elsewhere
+    the parent's clean-up is all there is.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    PR_SET_PDEATHSIG = 1
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it died before the line above: nobody will clean up
+        os._exit(1)
 
 
 def _has_ended(pid: int) -> bool:

@@ -194,3 +194,33 @@ def test_the_fixture_kills_what_a_test_left_running(pytester):
     pids = [int(pid) for pid in (pytester.path / "pids").read_text().split()]
     assert len(pids) == 2
     assert not any(alive(pid) for pid in pids)
+
+
+ORPHANING_PARENT = """
+import sys, time
+sys.path[:0] = {path!r}
+from mirrorguard.testkit import Workers
+from test_workers import print_then_hang
+
+cluster = Workers(print_then_hang, workers=2)
+cluster.start()
+cluster.wait_for_output(0, "ready", timeout=60)
+cluster.wait_for_output(1, "ready", timeout=60)
+print(" ".join(map(str, cluster.pids)), flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
+def test_workers_die_with_a_parent_killed_before_it_could_clean_up(tmp_path):
+    here = os.path.dirname(__file__)
+    script = ORPHANING_PARENT.format(path=[here, *sys.path])
+    with subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True) as parent:
+        pids = [int(pid) for pid in parent.stdout.readline().split()]
+        assert len(pids) == 2 and all(alive(pid) for pid in pids)
+        parent.kill()  # SIGKILL: no finally blocks, no atexit
+        parent.wait()
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(pid) for pid in pids)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mirrorguard.testkit import run_workers, task_index
+from mirrorguard.testkit import task_index
 
 pytestmark = [pytest.mark.tf, pytest.mark.slow]
 
