@@ -145,3 +145,49 @@ def replica_oracle(request: pytest.FixtureRequest, replica_count: int):
         return compare_replicas(build, data, global_batch_size=global_batch_size, **{**settings, **overrides})
 
     return check
+
+
+# -- local_workers: multi-worker clusters of local processes (mirrorguard.testkit.workers) --
+
+
+class LocalWorkers:
+    """What the ``local_workers`` fixture gives: run or start clusters in the test's tmp_path."""
+
+    def __init__(self, cwd: str):
+        self.cwd = cwd
+        self._started: list = []
+
+    def run(self, fn, workers: int = 2, timeout: float | None = None, **options):
+        """:func:`mirrorguard.testkit.run_workers`, with the workers in the test's tmp_path."""
+        cluster = self.start(fn, workers, **options)
+        return cluster.wait(timeout if timeout is not None else _workers_default_timeout())
+
+    def start(self, fn, workers: int = 2, **options):
+        """A started :class:`mirrorguard.testkit.Workers`; it is killed when the test ends."""
+        from mirrorguard.testkit.workers import Workers
+
+        options.setdefault("cwd", self.cwd)
+        cluster = Workers(fn, workers, **options)
+        self._started.append(cluster)
+        cluster.start()
+        return cluster
+
+    def close(self) -> None:
+        for cluster in self._started:
+            cluster.kill()
+
+
+@pytest.fixture
+def local_workers(tmp_path):
+    """Run functions in TF_CONFIG clusters of local worker processes; none outlives the test."""
+    workers = LocalWorkers(str(tmp_path))
+    try:
+        yield workers
+    finally:
+        workers.close()
+
+
+def _workers_default_timeout() -> float:
+    from mirrorguard.testkit.workers import DEFAULT_TIMEOUT
+
+    return DEFAULT_TIMEOUT
