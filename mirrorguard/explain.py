@@ -415,13 +415,45 @@ def _reduce_axis_none(match, _message, evidence: _Evidence) -> MirrorGuardError 
     first, other = shapes
     return LossReductionError(
         f"`strategy.reduce({op!r}, value, axis=None)` was given a per-replica value with one entry per "
-        f"row (shapes {first} and {other} on two replicas): `axis=None` adds the replicas' tensors "
+        f"row (shapes {first} and {other} on two of the replicas): `axis=None` adds the replicas' tensors "
         f"element-wise, which fails as soon as a batch splits unevenly (a short last batch, which is "
         f"legal) and on even batches adds row i of one replica to row i of another. Fix: reduce over "
         f"the rows as well, `strategy.reduce({op!r}, value, axis=0)`, or reduce a per-replica scalar "
         f"such as `tf.nn.compute_average_loss(per_example_loss, global_batch_size=GLOBAL_BATCH)` "
         f"with `axis=None`."
     )
+
+
+def _traced_cross_replica_sum(match, _message, evidence: _Evidence) -> MirrorGuardError | None:
+    """Inside a `tf.function`: an AddN over the replicas' values fails while tracing.
+
+    Needs: AddN shapes that differ in the first dimension only, and a per-replica value
+    in the failing frames whose replicas hold exactly those shapes. No TensorFlow frame
+    says which call added them, so both that can are named.
+    """
+    first, other = _shape(match.group("a")), _shape(match.group("b"))
+    if not first or len(first) != len(other) or first[1:] != other[1:] or first[0] == other[0]:
+        return None
+    tf = _tf()
+    strategies = evidence.strategies()
+    for value in evidence.objects:
+        if not isinstance(value, tf.distribute.DistributedValues):
+            continue
+        for strategy in strategies:
+            try:
+                shapes = [t.shape.as_list() for t in strategy.experimental_local_results(value)]
+            except Exception:  # noqa: BLE001 - a value of another strategy, or not tensors
+                continue
+            if first in shapes and other in shapes:
+                return LossReductionError(
+                    f"A per-replica value with one entry per row (shapes {first} and {other} on two of "
+                    f"the replicas) was added element-wise across replicas, which fails as soon as a "
+                    f"batch splits unevenly (a short last batch, which is legal). Candidates: "
+                    f"`strategy.reduce(op, value, axis=None)` (reduce with `axis=0` to include the rows, "
+                    f"or reduce a per-replica scalar such as `tf.nn.compute_average_loss(...)`), or a "
+                    f"replica context's `all_reduce` of a per-row tensor (all-reduce a scalar)."
+                )
+    return None
 
 
 def _first_batch(match, _message, evidence: _Evidence) -> MirrorGuardError | None:
@@ -686,6 +718,16 @@ _RULES: tuple[_Rule, ...] = (
         ),
         "TensorFlow's Strategy.reduce frame with axis=None and a per-replica value; shapes differing in rows only",
         _reduce_axis_none,
+    ),
+    # Inside a tf.function: the same cross-replica sum of per-row values, at trace time.
+    _Rule(
+        ("ValueError",),
+        re.compile(
+            r"Shapes are \[(?P<a>[\d,]*)\] and \[(?P<b>[\d,]*)\]\.\s+From merging shape \d+ with other "
+            r"shapes\. for '\{\{node [^}]*AddN[^}]*\}\} = AddN\[",
+        ),
+        "shapes differing in rows only, and a per-replica value in the frames holding exactly those shapes",
+        _traced_cross_replica_sum,
     ),
     # Keras 3 fit(): the first batch is reduced across replicas before training.
     _Rule(

@@ -75,6 +75,19 @@ def _observe() -> dict:  # runs in the probe process only
         "not_a_dataset": compat.dataset_batch_size(x),
     }
 
+    # Moved: TensorFlow without its ComputeBatchSize op must raise, not say "unbatched".
+    from tensorflow.python.ops import gen_experimental_dataset_ops as ops
+
+    saved_op = ops.compute_batch_size
+    del ops.compute_batch_size
+    try:
+        compat.dataset_batch_size(rows)
+        found["op_moved"] = None
+    except compat.CompatError as error:
+        found["op_moved"] = str(error)
+    finally:
+        ops.compute_batch_size = saved_op
+
     # Moved: Keras without its traceback wrapper must raise, not find nothing.
     module = sys.modules[compat._KERAS_TRACEBACK_MODULES[found["fit"][0]["flavour"]]]
     saved = module.filter_traceback
@@ -134,6 +147,7 @@ def test_dataset_batch_size_tells_batches_from_examples(observed):
     }
 
 
-def test_a_moved_keras_wrapper_is_loud(observed):
+def test_a_moved_keras_wrapper_or_tensorflow_op_is_loud(observed):
     _, found = observed
     assert found["moved"] is not None and "filter_traceback is gone" in found["moved"]
+    assert found["op_moved"] is not None and "ComputeBatchSize" in found["op_moved"]

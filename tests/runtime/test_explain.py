@@ -241,6 +241,21 @@ def test_keras3_per_replica_failure_needs_its_fit_call_under_a_multi_worker_stra
     assert caught.value is original
 
 
+def test_a_moved_keras_internal_costs_the_evidence_loudly(monkeypatch):
+    from mirrorguard.runtime import compat
+
+    def moved(_traceback):
+        raise compat.CompatError("keras.src.utils.traceback_utils.filter_traceback is gone")
+
+    monkeypatch.setattr(compat, "keras_calls", moved)
+    original = uneven_addn()
+    with pytest.warns(RuntimeWarning, match="filter_traceback is gone"):
+        with pytest.raises(InvalidArgumentError) as caught:  # no evidence of fit(): not explained
+            with mirrorguard.explain_errors():
+                _raise(original)
+    assert caught.value is original
+
+
 def test_the_chained_original_keeps_no_weight_dump():
     # tf-keras names a variable with all its values; Python prints __cause__ first.
     original, _ = KNOWN["tfkeras_variable"]

@@ -81,6 +81,24 @@ def _scenarios():  # runs in the scenario process only
             )
             strategy.reduce("SUM", per_example_loss, axis=None)
 
+    def reduce_axis_none_traced():
+        # The same inside a tf.function: TensorFlow fails while tracing the short last step.
+        with strategy.scope():
+            model = build()
+        dataset = strategy.experimental_distribute_dataset(
+            tf.data.Dataset.from_tensor_slices((x[:31], y[:31])).batch(8)
+        )
+
+        @tf.function
+        def step(features, labels):
+            per_example_loss = strategy.run(
+                lambda a, b: tf.reduce_sum((model(a) - b) ** 2, axis=-1), args=(features, labels)
+            )
+            return strategy.reduce("SUM", per_example_loss, axis=None)
+
+        for features, labels in dataset:
+            step(features, labels)
+
     programs = (
         optimizer_built_after_scope,
         model_outside_compile_inside,
@@ -88,6 +106,7 @@ def _scenarios():  # runs in the scenario process only
         uneven_first_batch,
         uneven_drop_remainder,
         reduce_axis_none,
+        reduce_axis_none_traced,
     )
     results = {}
     for program in programs:
@@ -219,3 +238,12 @@ def test_reduce_with_axis_none_is_not_an_uneven_batch(flavour_results):
     assert result["message"].startswith("`strategy.reduce('SUM', value, axis=None)`")
     assert "axis=0" in result["message"] and "[4] and [3]" in result["message"]
     assert "global batch does not split" not in result["message"]
+
+
+def test_reduce_with_axis_none_in_a_tf_function_lists_what_can_add_per_row_values(flavour_results):
+    _, results = flavour_results
+    result = results["reduce_axis_none_traced"]
+    assert result["error"] == "LossReductionError", _shown(result)
+    assert result["cause"] == "ValueError"
+    assert "shapes [4] and [3]" in result["message"] and "Candidates:" in result["message"]
+    assert "axis=0" in result["message"] and "all_reduce" in result["message"]
