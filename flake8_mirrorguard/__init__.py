@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import argparse
 import ast
-import re
 import sys
 from dataclasses import replace
 from typing import Iterator
 
 from mirrorguard import __version__
+from mirrorguard.checker import source as sources
 from mirrorguard.checker.core import DEFAULT_OFF as CORE_DEFAULT_OFF
 from mirrorguard.checker.core import Settings, check_source
 
@@ -35,8 +35,6 @@ _OPTIONS = (
      "comma-separated names of your functions that return a Keras model"),
 )
 
-
-_NOQA_WORD = re.compile("noqa", re.IGNORECASE)
 
 # Codes of rules with ``default_enabled=False`` (one list, kept in the checker's core).
 DEFAULT_OFF: tuple[str, ...] = CORE_DEFAULT_OFF
@@ -102,7 +100,7 @@ class Plugin:
         tree = self.tree if isinstance(self.tree, ast.Module) else None
         try:
             findings = check_source(text, self.filename, settings, compiled=True, tree=tree)
-            if _NOQA_WORD.search(text):
+            if sources.names_mg_noqa(text):
                 # MG001: flake8 applies `# noqa` itself, so the plugin sees every finding and can
                 # tell which of the file's `# noqa: MGxxx` codes silence one.
                 from mirrorguard.checker.rules.mg001_unused_noqa import unused_noqa

@@ -178,6 +178,8 @@ def summary(findings: Sequence[Finding], files_checked: int, errors: bool = Fals
     checked = f"{files_checked} file{'s' if files_checked != 1 else ''} checked"
     if not findings and errors:
         return f"No findings ({checked}), but the run had errors (see above)."
+    if not findings and not files_checked:
+        return "No files checked: nothing passed or failed (see the warnings above)."
     if not findings:
         return f"All checks passed ({checked})."
     with_findings = len({finding.path for finding in findings})

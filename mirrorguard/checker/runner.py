@@ -32,7 +32,6 @@ from mirrorguard.checker.files import SKIPPED_DIRS
 from mirrorguard.checker.findings import Finding
 from mirrorguard.checker.notebooks import NOTEBOOK_SUFFIX, check_notebook_source_and_imports
 
-_NOQA_WORD = re.compile("noqa", re.IGNORECASE)
 # Below this many files a pool costs more than it saves.
 MIN_FILES_FOR_POOL = 8
 
@@ -75,7 +74,7 @@ def check_path(path: str, settings: Settings, want_imports: bool = False,
         if isinstance(decoded, sources.Unreadable):
             return FileResult(path, unreadable_findings(path, decoded, settings))
         findings, imports = check_source_and_imports(decoded.text, path, settings)
-        if _NOQA_WORD.search(decoded.text):
+        if sources.names_mg_noqa(decoded.text):
             from mirrorguard.checker.rules.mg001_unused_noqa import with_unused_noqa
 
             findings = with_unused_noqa(decoded.text, path, settings, findings)

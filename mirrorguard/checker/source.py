@@ -166,6 +166,13 @@ def suppressed(code: str, noqa: frozenset[str] | None) -> bool:
 
 
 _NOQA_WORD = re.compile("noqa", re.IGNORECASE)
+_MG_NOQA = re.compile(r"#\s*noqa:[^\n]*?\bmg[0-9]", re.IGNORECASE)
+
+
+def names_mg_noqa(text: str) -> bool:
+    """Whether a ``# noqa: ...`` in ``text`` may name an MG code: the cheap test before MG001
+    (unused noqa) is worked out, so files without one never import the rules for it."""
+    return _NOQA_WORD.search(text) is not None and _MG_NOQA.search(text) is not None
 
 
 def noqa_comment_codes(text: str) -> list[tuple[int, str]]:

@@ -74,9 +74,9 @@ def run_fix(args: argparse.Namespace) -> int:
 
     resolver = make_resolver(args)
     files, stdin, status = collect_files(args, resolver, suffixes=FIX_SUFFIXES)
-    if getattr(args, "show_files", False):
+    if args.show_files:
         return max(status, show_files(files, stdin, args))
-    if getattr(args, "show_settings", False):
+    if args.show_settings:
         return max(status, show_settings(files, resolver, args))
     settings = settings_map(files, resolver)
     for problem in noqa_problems(files):

@@ -193,14 +193,15 @@ def fix_reported(path: str, reported: list[Finding], settings: Settings = DEFAUL
         return ReportedFix(left=[(finding, why) for finding in reported], problem=f"{path}: {why}")
     done = ReportedFix(changed=outcome.changed)
     if outcome.skipped is not None:
-        fixed_keys: set = set()
-        left = [(f, f.message if f.code == UNREADABLE.code else outcome.skipped) for f in outcome.findings]
-    else:
-        result = outcome.result
-        if outcome.changed:
-            done.before, done.after = result.original, result.text
-        fixed_keys = {_key(f) for f in result.fixed}
-        left = list(result.remaining)
+        # Not looked at (a file the check read as flake8 does, latin-1, but that does not decode
+        # as declared; a notebook that cannot be rewritten): every finding stays, for that reason.
+        done.left = [(f, f.message if f.code == UNREADABLE.code else outcome.skipped) for f in reported]
+        return done
+    result = outcome.result
+    if outcome.changed:
+        done.before, done.after = result.original, result.text
+    fixed_keys = {_key(f) for f in result.fixed}
+    left = list(result.remaining)
     pending: dict[tuple, list] = {}
     for finding, why in left:
         pending.setdefault((finding.cell, finding.code, finding.message), []).append((finding, why))

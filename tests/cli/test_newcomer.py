@@ -68,7 +68,7 @@ def test_an_excluded_path_is_named_in_a_warning(tmp_path, capsys, monkeypatch):
     (tmp_path / "scratch" / "t.py").write_text(BAD)
     (tmp_path / "mirrorguard.toml").write_text('exclude = ["scratch/*", "scratch"]\n')
     code, out, err = run(capsys, monkeypatch, tmp_path, "check", "scratch", "scratch/t.py")
-    assert code == 0
+    assert code == 0 and "All checks passed" not in out and out.startswith("No files checked")
     assert "warning: scratch: not checked: the `exclude` setting covers it" in err
     assert "warning: scratch/t.py: not checked" in err
     (tmp_path / "empty").mkdir()
@@ -260,3 +260,11 @@ def test_fix_says_an_unused_noqa_has_no_automatic_fix(tmp_path, capsys, monkeypa
     assert code == 1
     assert "t.py:7:8: MG001 not fixed: no automatic fix for this rule" in out
     assert "t.py:4:9: MG101 fixed" in out
+
+
+def test_fix_leaves_a_file_that_does_not_decode_and_says_why(tmp_path, capsys, monkeypatch):
+    data = b"# -*- coding: utf-8 -*-\n# caf\xe9\n" + BAD.encode()
+    (tmp_path / "t.py").write_bytes(data)
+    code, out, err = run(capsys, monkeypatch, tmp_path, "fix", "t.py")
+    assert code == 1 and (tmp_path / "t.py").read_bytes() == data
+    assert "t.py:6:9: MG101 not fixed: the file cannot be decoded, so it is not changed" in out

@@ -100,7 +100,7 @@ def with_unused_noqa(text: str, path: str, settings: "Settings", findings: list[
 
     Only such files are analysed a second time (without noqa) to see what each comment silences.
     """
-    if not settings.respect_noqa or not settings.enabled(RULE.code) or not _names_mg_code(text):
+    if not settings.respect_noqa or not settings.enabled(RULE.code) or not sources.names_mg_noqa(text):
         return findings
     from mirrorguard.checker.core import check_source
 
@@ -108,9 +108,3 @@ def with_unused_noqa(text: str, path: str, settings: "Settings", findings: list[
     extra = unused_noqa(text, path, settings, raw)
     return sorted(findings + extra) if extra else findings
 
-
-_MG_NOQA = re.compile(r"#\s*noqa:[\s]?[^\n]*?\bmg[0-9]", re.IGNORECASE)
-
-
-def _names_mg_code(text: str) -> bool:
-    return "noqa" in text.lower() and _MG_NOQA.search(text) is not None
