@@ -1,4 +1,4 @@
-"""Hand labels for the 38 real files of red-team round 4, stored in files/ next to this module.
+"""Hand labels for the 41 real files of red-team round 4, stored in files/ next to this module.
 
 Same format as ../labels_round3/labels.py: LABELS[file] = list of (where, code, reason). For .py files
 `where` is a line or an inclusive (first, last) range of lines of one statement, counted in the stored
@@ -96,6 +96,20 @@ LABELS = {
     'google-research+deeplab2__trainer__distribution_utils.py': [],
     'google-research+deeplab2__trainer__trainer.py': [],
     'google-research+deeplab2__trainer__evaluator.py': [],
+    # --- sara-kassani/1000_Python_example (a collection: a MirroredStrategy snippet file, and copies of the
+    # GoogleCloudPlatform practical-ml-vision-book chapter 3 TPU/GPU notebooks). Added after the first run on
+    # the 38 others, labelled before the checker ran on these three.
+    'sara-kassani+1000_Python_example__18_daily__mullti_distributed_gpus.py': [
+        (30, 'MG000', '`model.fit(train_dataset, validation_data=val_dataset, ...)`: positional `...` after a '
+                      'keyword argument does not parse'),
+    ],
+    'sara-kassani+1000_Python_example__books__Practical_Machine_Learning_for_Computer_Vision__03_image_models__03b_finetune_MOBILENETV2_flowers5.ipynb': [
+        ((13, (48, 54)), 'MG102', 'model.compile(...) dedented out of the `with strategy.scope():` block (c13:1) '
+                                  'that built the model and the AdamW optimizer: Keras 3 fails at fit (FACTS.md)'),
+    ],
+    'sara-kassani+1000_Python_example__books__Practical_Machine_Learning_for_Computer_Vision__03_image_models__03i_fromzero_XCEPTION_flowers104.ipynb': [
+        ((10, (13, 18)), 'MG102', 'model.compile(optimizer="adam", ...) dedented out of the scope block (c10:1)'),
+    ],
     # --- tensorflow/ecosystem
     'tensorflow+ecosystem__distribution_strategy__keras_model_to_estimator.py': [],  # model_to_estimator
     'tensorflow+ecosystem__distribution_strategy__keras_model_to_estimator_client.py': [],
