@@ -1,4 +1,4 @@
-"""Red-team round 4: minimal reproductions of where `mirrorguard check` disagreed with hand labels of 38
+"""Red-team round 4: minimal reproductions of where `mirrorguard check` disagreed with hand labels of 41
 unseen real public files (see README_round4.md in this folder and labels_round4/).
 
 Same format as cases_round3.py: CASES maps a name to a source. Each source opens with a docstring naming
