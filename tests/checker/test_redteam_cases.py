@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "redteam"))
 from cases import CASES as ROUND_ONE  # noqa: E402
 from cases_round2 import CASES as ROUND_TWO  # noqa: E402
 from cases_round3 import CASES as ROUND_THREE  # noqa: E402
+from cases_round4 import CASES as ROUND_FOUR, KNOWN_WRONG as ROUND_FOUR_KNOWN_WRONG  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "corpus"))
 from labels import expected_in_source as expectations  # noqa: E402
@@ -26,10 +27,20 @@ CASES = {
     **ROUND_ONE,
     **{f"round2_{name}": source for name, source in ROUND_TWO.items()},
     **{f"round3_{name}": source for name, source in ROUND_THREE.items()},
+    **{f"round4_{name}": source for name, source in ROUND_FOUR.items()},
 }
+# Cases the checker still gets wrong: their test asserts today's output (see cases_round4.py).
+KNOWN_WRONG = {f"round4_{name}": found for name, found in ROUND_FOUR_KNOWN_WRONG.items()}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_red_team_case(name):
     source = CASES[name]
-    assert {(f.line, f.code) for f in check_source(source, f"{name}.py")} == expectations(source)
+    found = {(f.line, f.code) for f in check_source(source, f"{name}.py")}
+    if name in KNOWN_WRONG:
+        # A known disagreement, kept visible: the checker still says this and the labels say otherwise.
+        # When this fails the checker changed: if it now matches `# expect:`, drop the case from KNOWN_WRONG.
+        assert expectations(source) != KNOWN_WRONG[name]
+        assert found == KNOWN_WRONG[name], f"known-wrong output changed; labels expect {sorted(expectations(source))}"
+        return
+    assert found == expectations(source)

@@ -1,8 +1,9 @@
 """Compare `mirrorguard check` on the real files with the hand labels in labels.py.
 
-One script for every round: the real files are not in the repository (see README.md,
+One script for every round: the real files of rounds 1-3 are not in the repository (see README.md,
 README_round2.md, README_round3.md); put a round's files in `redteam/real`, `redteam/real2` or
-`redteam/real3` at the repository root, or point REDTEAM_REAL at them. Run::
+`redteam/real3` at the repository root, or point REDTEAM_REAL at them. Round 4 keeps its labelled
+copies in labels_round4/files/, found there by default. Run::
 
     python tests/redteam/compare_real.py labels_round3
 
@@ -24,14 +25,18 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ROUND = sys.argv[1] if len(sys.argv) > 1 else "labels"  # labels, labels_round2 or labels_round3
+ROUND = sys.argv[1] if len(sys.argv) > 1 else "labels"  # labels, labels_round2, labels_round3 or labels_round4
 _REAL_FOLDER = {"labels": "real", "labels_round2": "real2", "labels_round3": "real3"}
 sys.path.insert(0, str(HERE / ROUND))
 import labels as labels_module  # noqa: E402
 
 LABELS, DEBATABLE = labels_module.LABELS, getattr(labels_module, "DEBATABLE", {})
 
-REAL = Path(os.environ.get("REDTEAM_REAL", HERE.parents[1] / "redteam" / _REAL_FOLDER[ROUND]))
+# Round 4 keeps its labelled copies in the repository, next to its labels.
+_DEFAULT_REAL = HERE / ROUND / "files"
+if not _DEFAULT_REAL.is_dir():
+    _DEFAULT_REAL = HERE.parents[1] / "redteam" / _REAL_FOLDER[ROUND]
+REAL = Path(os.environ.get("REDTEAM_REAL", _DEFAULT_REAL))
 ROOT = os.environ.get("CHECKER_ROOT", os.getcwd())
 
 
