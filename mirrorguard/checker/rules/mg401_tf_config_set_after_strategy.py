@@ -104,11 +104,14 @@ def check(context: Context) -> Iterator[Report]:
 
     reported: set[int] = set()
     for run in mw.Timeline(model, events).runs():
-        strategy: mw.Step | None = None
+        strategies: list[mw.Step] = []
         for step in run:
             if step.event.what == "read":
-                strategy = strategy or step
-            elif strategy is not None and strategy.at is not step.at and id(step.at) not in reported:
+                strategies.append(step)
+                continue
+            # The first strategy on this write's path through the unit (not in another branch).
+            strategy = next((s for s in strategies if s.at is not step.at and not s.excludes(step)), None)
+            if strategy is not None and id(step.at) not in reported:
                 reported.add(id(step.at))
                 where = f"`{step.via}()` sets `TF_CONFIG`" if step.via else "`TF_CONFIG` is set"
                 yield Report(step.at, (
