@@ -148,6 +148,22 @@ def test_mg401_tutorial_notebook_that_sets_tf_config_for_each_worker_it_starts_i
          net = build_and_compile()
      finish(net)
      """, [(8, "MG402")]),
+    # A callback's own path, given where the callback is made: every worker saves it.
+    ("""
+     import os
+     os.environ["TF_USE_LEGACY_KERAS"] = "1"
+     import tensorflow as tf
+     class SaveEveryEpoch(tf.keras.callbacks.Callback):
+         def __init__(self, path):
+             super().__init__()
+             self.path = path
+         def on_epoch_end(self, epoch, logs=None):
+             self.model.save_weights(self.path)
+     strategy = tf.distribute.MultiWorkerMirroredStrategy()
+     with strategy.scope():
+         model = build_and_compile()
+     model.fit(dataset, epochs=3, callbacks=[SaveEveryEpoch("/shared/weights.h5")])
+     """, [(10, "MG402")]),
 ])
 def test_program_order_and_helpers(source, expected):
     assert _codes(check_source(textwrap.dedent(source).lstrip("\n"), "case.py")) == expected

@@ -130,8 +130,8 @@ def argument_for(site: CallSite, function: Unit, param: str) -> ast.expr | None:
         if keyword.arg == param:
             return keyword.value
     names = [a.arg for a in (*node.args.posonlyargs, *node.args.args)]
-    if names and names[0] in ("self", "cls") and function.class_name and isinstance(site.node.func, ast.Attribute):
-        names = names[1:]
+    if names and names[0] in ("self", "cls") and function.class_name:
+        names = names[1:]  # obj.method(x) and Class(x) (its __init__) pass self themselves
     if param in names:
         index = names.index(param)
         args = site.node.args
@@ -233,24 +233,14 @@ def _shadowed(name: str, unit: Unit) -> bool:
 
 
 class Timeline:
-    """Program order over the file's units: each start unit (the module, and
-    every function the file never calls: entry points, callbacks' hooks) in
-    source order, a call of the file's own function expanded where it is made."""
+    """Program order over the file's units: each unit in source order, a call of
+    the file's own function (or a function handed to a call) expanded where it is made."""
 
     def __init__(self, model: SemanticModel, events: Callable[[Unit], list[Event]]) -> None:
         self.model = model
         self._events = events
         self._expanded: dict[int, list[tuple[Event, str | None]]] = {}
         self._active: set[int] = set()
-
-    def start_units(self) -> list[Unit]:
-        called: set[int] = set()
-        for unit in self.model.units:
-            for site in unit.calls:
-                for target in called_units(site, self.model):
-                    if target is not unit:
-                        called.add(id(target))
-        return [u for u in self.model.units if u.is_module or (id(u) not in called and not u.is_lambda)]
 
     def runs(self) -> Iterator[list[Step]]:
         """One list of steps per unit (lambdas aside), in program order. Two steps

@@ -64,8 +64,9 @@ def _reads(unit: Unit, model: SemanticModel) -> list[ast.Call]:
         if kind not in (mw.MWMS, mw.PSS):
             continue
         resolver = site.keyword("cluster_resolver")
-        given = resolver.value if resolver is not None else (site.node.args[0] if kind == mw.PSS and site.node.args
-                                                              else None)
+        given = resolver.value if resolver is not None else None
+        if given is None and kind == mw.PSS and site.node.args:
+            given = site.node.args[0]  # ParameterServerStrategy(cluster_resolver)
         if given is None and kind == mw.MWMS:
             found.append(site.node)
         elif given is not None and _bound_to_resolver(given, unit, model):
@@ -167,7 +168,8 @@ RULE = Rule(
         Case("""
         import json, os
         import tensorflow as tf
-        os.environ["TF_CONFIG"] = json.dumps({"cluster": {"worker": ["a:1", "b:2"]}, "task": {"type": "worker", "index": 0}})
+        cluster = {"worker": ["a:1", "b:2"]}
+        os.environ["TF_CONFIG"] = json.dumps({"cluster": cluster, "task": {"type": "worker", "index": 0}})
         strategy = tf.distribute.MultiWorkerMirroredStrategy()
         """),
         Case("""
