@@ -113,6 +113,13 @@ def test_mg401_tutorial_notebook_that_sets_tf_config_for_each_worker_it_starts_i
      ds = load()
      strategy = tf.distribute.MultiWorkerMirroredStrategy()
      """, [(5, "MG403")]),
+    # Listing devices the old way starts no runtime (measured); listing logical devices does.
+    ("""
+     import tensorflow as tf
+     from tensorflow.python.client import device_lib
+     print(device_lib.list_local_devices())
+     strategy = tf.distribute.MultiWorkerMirroredStrategy()
+     """, []),
     # The helper is defined first but called after the strategy: nothing ran before it.
     ("""
      import tensorflow as tf
@@ -163,7 +170,7 @@ def test_mg401_tutorial_notebook_that_sets_tf_config_for_each_worker_it_starts_i
      with strategy.scope():
          model = build_and_compile()
      model.fit(dataset, epochs=3, callbacks=[SaveEveryEpoch("/shared/weights.h5")])
-     """, [(10, "MG402")]),
+     """, [(9, "MG402")]),
 ])
 def test_program_order_and_helpers(source, expected):
     assert _codes(check_source(textwrap.dedent(source).lstrip("\n"), "case.py")) == expected
