@@ -113,6 +113,13 @@ def test_mg401_tutorial_notebook_that_sets_tf_config_for_each_worker_it_starts_i
      ds = load()
      strategy = tf.distribute.MultiWorkerMirroredStrategy()
      """, [(5, "MG403")]),
+    # Listing devices the old way starts no runtime (measured); listing logical devices does.
+    ("""
+     import tensorflow as tf
+     from tensorflow.python.client import device_lib
+     print(device_lib.list_local_devices())
+     strategy = tf.distribute.MultiWorkerMirroredStrategy()
+     """, []),
     # The helper is defined first but called after the strategy: nothing ran before it.
     ("""
      import tensorflow as tf
@@ -148,6 +155,22 @@ def test_mg401_tutorial_notebook_that_sets_tf_config_for_each_worker_it_starts_i
          net = build_and_compile()
      finish(net)
      """, [(8, "MG402")]),
+    # A callback's own path, given where the callback is made: every worker saves it.
+    ("""
+     import os
+     os.environ["TF_USE_LEGACY_KERAS"] = "1"
+     import tensorflow as tf
+     class SaveEveryEpoch(tf.keras.callbacks.Callback):
+         def __init__(self, path):
+             super().__init__()
+             self.path = path
+         def on_epoch_end(self, epoch, logs=None):
+             self.model.save_weights(self.path)
+     strategy = tf.distribute.MultiWorkerMirroredStrategy()
+     with strategy.scope():
+         model = build_and_compile()
+     model.fit(dataset, epochs=3, callbacks=[SaveEveryEpoch("/shared/weights.h5")])
+     """, [(9, "MG402")]),
 ])
 def test_program_order_and_helpers(source, expected):
     assert _codes(check_source(textwrap.dedent(source).lstrip("\n"), "case.py")) == expected

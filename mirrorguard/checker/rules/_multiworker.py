@@ -130,8 +130,8 @@ def argument_for(site: CallSite, function: Unit, param: str) -> ast.expr | None:
         if keyword.arg == param:
             return keyword.value
     names = [a.arg for a in (*node.args.posonlyargs, *node.args.args)]
-    if names and names[0] in ("self", "cls") and function.class_name and isinstance(site.node.func, ast.Attribute):
-        names = names[1:]
+    if names and names[0] in ("self", "cls") and function.class_name:
+        names = names[1:]  # obj.method(x) and Class(x) (its __init__) pass self themselves
     if param in names:
         index = names.index(param)
         args = site.node.args
@@ -154,12 +154,59 @@ class Event:
 
 @dataclass(frozen=True)
 class Step:
-    """An event as the program meets it from a start unit: ``at`` is the node in
-    the start unit (the event itself, or the call of the helper it happens in)."""
+    """An event as one unit's run meets it: ``at`` is the node in that unit (the
+    event itself, or the call of the helper it happens in); ``branches`` the
+    if/else (try, match) branches ``at`` sits in there."""
 
     event: Event
     at: ast.AST
     via: str | None
+    branches: tuple[tuple[int, int], ...] = ()
+
+    def excludes(self, other: "Step") -> bool:
+        """On different branches of one ``if`` (``elif``...): never both in one run."""
+        mine = dict(self.branches)
+        return any(node in mine and mine[node] != branch for node, branch in other.branches)
+
+
+def branch_paths(unit: Unit) -> dict[int, tuple[tuple[int, int], ...]]:
+    """id(node) -> the branches it sits in, for the nodes ``unit`` runs itself."""
+    found: dict[int, tuple[tuple[int, int], ...]] = {}
+    node = unit.node
+    body = [node.body] if isinstance(node, ast.Lambda) else list(getattr(node, "body", ()))
+
+    def visit(current: ast.AST, path: tuple[tuple[int, int], ...]) -> None:
+        found[id(current)] = path
+        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return
+        if isinstance(current, ast.If):
+            visit(current.test, path)
+            for statement in current.body:
+                visit(statement, path + ((id(current), 0),))
+            for statement in current.orelse:
+                visit(statement, path + ((id(current), 1),))
+            return
+        if isinstance(current, ast.Try):
+            for statement in current.body + current.orelse:
+                visit(statement, path + ((id(current), 0),))
+            for index, handler in enumerate(current.handlers, start=1):
+                for statement in handler.body:
+                    visit(statement, path + ((id(current), index),))
+            for statement in current.finalbody:
+                visit(statement, path)
+            return
+        if isinstance(current, ast.Match):
+            visit(current.subject, path)
+            for index, case in enumerate(current.cases):
+                for statement in case.body:
+                    visit(statement, path + ((id(current), index),))
+            return
+        for child in ast.iter_child_nodes(current):
+            visit(child, path)
+
+    for statement in body:
+        visit(statement, ())
+    return found
 
 
 def called_units(site: CallSite, model: SemanticModel) -> list[Unit]:
@@ -186,9 +233,8 @@ def _shadowed(name: str, unit: Unit) -> bool:
 
 
 class Timeline:
-    """Program order over the file's units: each start unit (the module, and
-    every function the file never calls: entry points, callbacks' hooks) in
-    source order, a call of the file's own function expanded where it is made."""
+    """Program order over the file's units: each unit in source order, a call of
+    the file's own function (or a function handed to a call) expanded where it is made."""
 
     def __init__(self, model: SemanticModel, events: Callable[[Unit], list[Event]]) -> None:
         self.model = model
@@ -196,22 +242,15 @@ class Timeline:
         self._expanded: dict[int, list[tuple[Event, str | None]]] = {}
         self._active: set[int] = set()
 
-    def start_units(self) -> list[Unit]:
-        called: set[int] = set()
-        for unit in self.model.units:
-            for site in unit.calls:
-                for target in called_units(site, self.model):
-                    if target is not unit:
-                        called.add(id(target))
-        return [u for u in self.model.units if u.is_module or (id(u) not in called and not u.is_lambda)]
-
     def runs(self) -> Iterator[list[Step]]:
         """One list of steps per unit (lambdas aside), in program order. Two steps
         met through one call (same ``at``) are ordered inside the helper, whose own
         run meets them first: a rule reports where two events meet."""
         for unit in self.model.units:
             if not unit.is_lambda:
-                yield [Step(event, at, via) for event, at, via in self._walk(unit)]
+                steps = list(self._walk(unit))
+                paths = branch_paths(unit) if steps else {}
+                yield [Step(event, at, via, paths.get(id(at), ())) for event, at, via in steps]
 
     def _walk(self, unit: Unit) -> Iterator[tuple[Event, ast.AST, str | None]]:
         for item, kind in self._items(unit):

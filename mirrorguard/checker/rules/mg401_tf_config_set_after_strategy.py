@@ -64,8 +64,9 @@ def _reads(unit: Unit, model: SemanticModel) -> list[ast.Call]:
         if kind not in (mw.MWMS, mw.PSS):
             continue
         resolver = site.keyword("cluster_resolver")
-        given = resolver.value if resolver is not None else (site.node.args[0] if kind == mw.PSS and site.node.args
-                                                              else None)
+        given = resolver.value if resolver is not None else None
+        if given is None and kind == mw.PSS and site.node.args:
+            given = site.node.args[0]  # ParameterServerStrategy(cluster_resolver)
         if given is None and kind == mw.MWMS:
             found.append(site.node)
         elif given is not None and _bound_to_resolver(given, unit, model):
@@ -104,11 +105,14 @@ def check(context: Context) -> Iterator[Report]:
 
     reported: set[int] = set()
     for run in mw.Timeline(model, events).runs():
-        strategy: mw.Step | None = None
+        strategies: list[mw.Step] = []
         for step in run:
             if step.event.what == "read":
-                strategy = strategy or step
-            elif strategy is not None and strategy.at is not step.at and id(step.at) not in reported:
+                strategies.append(step)
+                continue
+            # The first strategy on this write's path through the unit (not in another branch).
+            strategy = next((s for s in strategies if s.at is not step.at and not s.excludes(step)), None)
+            if strategy is not None and id(step.at) not in reported:
                 reported.add(id(step.at))
                 where = f"`{step.via}()` sets `TF_CONFIG`" if step.via else "`TF_CONFIG` is set"
                 yield Report(step.at, (
@@ -164,7 +168,8 @@ RULE = Rule(
         Case("""
         import json, os
         import tensorflow as tf
-        os.environ["TF_CONFIG"] = json.dumps({"cluster": {"worker": ["a:1", "b:2"]}, "task": {"type": "worker", "index": 0}})
+        cluster = {"worker": ["a:1", "b:2"]}
+        os.environ["TF_CONFIG"] = json.dumps({"cluster": cluster, "task": {"type": "worker", "index": 0}})
         strategy = tf.distribute.MultiWorkerMirroredStrategy()
         """),
         Case("""

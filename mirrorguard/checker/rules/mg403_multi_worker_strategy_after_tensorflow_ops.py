@@ -22,7 +22,8 @@ _PURE = frozenset({
     "tensorflow.random.set_seed", "tensorflow.get_logger", "tensorflow.function", "tensorflow.TensorSpec",
     "tensorflow.TensorShape", "tensorflow.as_dtype", "tensorflow.data.Options", "tensorflow.executing_eagerly",
     "tensorflow.debugging.set_log_device_placement", "tensorflow.test.is_built_with_cuda",
-    "tensorflow.test.is_built_with_gpu_support", "tensorflow.test.is_gpu_available", "tensorflow.disable_eager_execution",
+    "tensorflow.test.is_built_with_gpu_support", "tensorflow.test.is_gpu_available",
+    "tensorflow.disable_eager_execution",
     "tensorflow.enable_eager_execution", "tensorflow.train.Checkpoint", "tensorflow.train.latest_checkpoint",
     "tensorflow.experimental.numpy.experimental_enable_numpy_behavior", "tensorflow.py_function",
     "tensorflow.numpy_function",
@@ -91,11 +92,14 @@ def check(context: Context) -> Iterator[Report]:
 
     reported: set[int] = set()
     for run in mw.Timeline(model, events).runs():
-        first_op: mw.Step | None = None
+        ops: list[mw.Step] = []
         for step in run:
             if step.event.what == "op":
-                first_op = first_op or step
-            elif first_op is not None and first_op.at is not step.at and id(step.at) not in reported:
+                ops.append(step)
+                continue
+            # The first op on this strategy's path through the unit (not in another branch).
+            first_op = next((o for o in ops if o.at is not step.at and not o.excludes(step)), None)
+            if first_op is not None and id(step.at) not in reported:
                 reported.add(id(step.at))
                 op = first_op.event.node
                 what = f"`{step.via}()` creates `MultiWorkerMirroredStrategy`" if step.via else \
@@ -174,6 +178,16 @@ RULE = Rule(
         import tensorflow as tf
         x = tf.constant([1.0])
         strategy = tf.distribute.MirroredStrategy()  # one process: nothing to configure
+        """),
+        Case("""
+        import tensorflow as tf
+        # tf_keras's distributed_training_utils.get_distribution_strategy: one branch runs.
+        if kind == "tpu":
+            resolver = tf.distribute.cluster_resolver.TPUClusterResolver(tpu=address)
+            tf.tpu.experimental.initialize_tpu_system(resolver)
+            strategy = tf.distribute.TPUStrategy(resolver)
+        elif kind == "multi_worker_mirrored":
+            strategy = tf.distribute.experimental.MultiWorkerMirroredStrategy()
         """),
     ),
     invalid=(
