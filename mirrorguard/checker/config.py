@@ -170,26 +170,6 @@ def config_in(folder: str) -> str | None:
     return None
 
 
-def find_config(paths: Iterable[str]) -> str | None:
-    """The nearest configuration file above the paths' common folder."""
-    absolute = [os.path.abspath(p) for p in paths] or [os.getcwd()]
-    try:
-        start = os.path.commonpath(absolute)
-    except ValueError:  # different drives
-        start = os.getcwd()
-    if not os.path.isdir(start):
-        start = os.path.dirname(start)
-    folder = start
-    while True:
-        found = config_in(folder)
-        if found is not None:
-            return found
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
-
-
 def _has_table(path: str) -> bool:
     """Whether ``path`` has a ``[tool.mirrorguard]`` table (a quick byte search first)."""
     try:

@@ -1,7 +1,7 @@
 """``mirrorguard verify PATH::FUNCTION [options]``: the replica oracle on a user's ``build`` function.
 
 The command belongs to :mod:`mirrorguard.testkit.verify`, imported only when
-``verify`` runs (it brings TensorFlow with it). That module's contract:
+``verify`` runs; it imports TensorFlow only once it runs the oracle. That module's contract:
 
 - ``add_arguments(parser)`` adds every argument of the command to ``parser``
   (an ``argparse.ArgumentParser`` with ``prog="mirrorguard verify"``), the
@@ -27,18 +27,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(argv: Sequence[str]) -> int:
-    try:
-        module = importlib.import_module(MODULE)
-    except ModuleNotFoundError as exc:
-        if exc.name in (MODULE, MODULE.rpartition(".")[0]):
-            error(f"`mirrorguard verify` needs {MODULE}, which this installation of mirrorguard "
-                  "does not have; upgrade mirrorguard")
-        elif (exc.name or "").split(".")[0] in ("tensorflow", "keras", "tf_keras"):
-            error(f"`mirrorguard verify` trains a model and needs {exc.name}: "
-                  "pip install 'mirrorguard[tf]'")
-        else:
-            raise  # one of the module's own imports is broken: a bug of ours, loud
-        return EXIT_USAGE
+    module = importlib.import_module(MODULE)
     from mirrorguard.cli.options import Parser
 
     parser = Parser(prog="mirrorguard verify", allow_abbrev=False,
@@ -49,4 +38,11 @@ def run(argv: Sequence[str]) -> int:
         args = parser.parse_args(list(argv))
     except SystemExit as exc:  # argparse printed help or the message
         return EXIT_CLEAN if exc.code == 0 else EXIT_USAGE
-    return module.run(args)
+    try:
+        return module.run(args)
+    except ModuleNotFoundError as exc:
+        # The oracle trains a model: without TensorFlow that is a set-up problem, not our bug.
+        if (exc.name or "").split(".")[0] not in ("tensorflow", "keras", "tf_keras"):
+            raise
+        error(f"`mirrorguard verify` trains a model and needs {exc.name}: pip install 'mirrorguard[tf]'")
+        return EXIT_USAGE
