@@ -96,11 +96,14 @@ class NotBuilt(Exception):
 
 def _weights(layer) -> list:
     try:
-        return list(layer.weights)
+        weights = list(layer.weights)
     except ValueError as error:  # tf-keras: "Weights for model 'x' have not yet been created"
         if getattr(layer, "built", True):
             raise
         raise NotBuilt(str(error)) from None
+    if not weights and getattr(layer, "built", True) is False:  # Keras 3 lists none yet
+        raise NotBuilt(f"{getattr(layer, 'name', layer)} is not built")
+    return weights
 
 
 def model_optimizers(model) -> list:

@@ -59,13 +59,11 @@ def tf_variable_of(variable):
 
 
 def steps_per_execution(model) -> int:
-    """How many training steps one call of `model.train_function` runs."""
-    if "steps_per_execution" in vars(model) or hasattr(type(model), "steps_per_execution"):
-        steps = model.steps_per_execution  # Keras 3: a plain int attribute
-    elif hasattr(model, "_steps_per_execution"):
-        steps = model._steps_per_execution  # noqa: SLF001 - tf-keras: a tf.Variable
-    else:
-        raise _guard_missing("the model's steps per execution", "Model.steps_per_execution / Model._steps_per_execution")
+    """How many training steps one call of `model.train_function` runs (an int in Keras 3, a variable in tf-keras)."""
+    try:
+        steps = model.steps_per_execution
+    except AttributeError:
+        raise _guard_missing("the model's steps per execution", "Model.steps_per_execution") from None
     value = steps.numpy() if hasattr(steps, "numpy") else steps
     return max(1, int(value))
 
