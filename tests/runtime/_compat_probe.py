@@ -122,7 +122,9 @@ out["strategy_of_variable"] = {
     "plain": repr(compat.strategy_of_variable(outside)),
 }
 # A distributed value without the attribute (the base class sets none), as a release might make it.
-bare_values = tf.distribute.DistributedValues((tf.constant(1.0),))
+from tensorflow.python.distribute import values as values_lib  # noqa: E402
+
+bare_values = values_lib.DistributedValues((tf.constant(1.0),))
 gone("strategy_of_variable", lambda: None, lambda: compat.strategy_of_variable(bare_values), lambda: None)
 
 # trackable_children / checkpoint_save_counter

@@ -910,7 +910,9 @@ class GAN(keras.Model):
         super().__init__()
         self.discriminator = keras.Sequential([keras.Input((FEATURES,)), keras.layers.Dense(1)])
         self.generator = keras.Sequential([keras.Input((2,)), keras.layers.Dense(FEATURES)])
-        self.built = True  # no call(): its parts are built (Keras 3 would try to call it)
+
+    def call(self, x):  # Keras 3 builds a model by calling it once, in fit()'s set-up
+        return self.discriminator(x)
 
     def compile(self, d_optimizer, g_optimizer):
         super().compile()
