@@ -76,7 +76,8 @@ def in_xla_context() -> bool:
         from tensorflow.python.ops import control_flow_util
         probe = control_flow_util.GraphOrParentsInXlaContext
     except (ImportError, AttributeError):
-        raise _guard_missing("whether a trace is XLA-compiled", "control_flow_util.GraphOrParentsInXlaContext") from None
+        where = "control_flow_util.GraphOrParentsInXlaContext"
+        raise _guard_missing("whether a trace is XLA-compiled", where) from None
     return bool(probe(tf.compat.v1.get_default_graph()))
 
 
@@ -100,7 +101,10 @@ def is_default_strategy(strategy) -> bool:
     """True for the no-op strategy TensorFlow uses outside every `strategy.scope()`."""
     try:
         from tensorflow.python.distribute import distribute_lib
-        defaults = (distribute_lib._DefaultDistributionStrategy, distribute_lib._DefaultDistributionStrategyV1)  # noqa: SLF001
+        defaults = (
+            distribute_lib._DefaultDistributionStrategy,  # noqa: SLF001
+            distribute_lib._DefaultDistributionStrategyV1,  # noqa: SLF001
+        )
     except (ImportError, AttributeError):
         raise _guard_missing("the default strategy's class", "distribute_lib._DefaultDistributionStrategy") from None
     return isinstance(strategy, defaults)
@@ -126,7 +130,8 @@ def strategy_of_variable(variable):
     try:
         return variable._distribute_strategy  # noqa: SLF001
     except AttributeError:
-        raise _guard_missing("the strategy of a distributed variable", "DistributedVariable._distribute_strategy") from None
+        where = "DistributedVariable._distribute_strategy"
+        raise _guard_missing("the strategy of a distributed variable", where) from None
 
 
 def trackable_children(value) -> dict | None:
