@@ -158,7 +158,6 @@ def checkpoint_save_counter(checkpoint):
         raise _guard_missing("a checkpoint's save counter", "tf.train.Checkpoint._save_counter") from None
 
 
-
 # (end of the guards' section)
 
 
