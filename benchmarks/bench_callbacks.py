@@ -125,6 +125,33 @@ def main(argv=None) -> int:
         f"{statistics.median(first_plain):.3f}s plain, {statistics.median(first_guarded):.3f}s guarded"
     )
 
+    # What the guards do on the host per train-function call, timed alone (wall-clock noise
+    # from other processes hits a few microseconds far less than a whole epoch): a guarded
+    # fit() of one epoch, then each guard's after-call hook called as fit() calls it.
+    from mirrorguard.callbacks import _hooks
+
+    probe_guards = [AssertMirroredVariables(strategy), AssertEvenBatchSplit()]
+    seen_hooks = []
+
+    class Capture(keras.callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            wrappers = _hooks._installed.get(self.model)  # noqa: SLF001 - the live hooks, for timing only
+            seen_hooks.extend(wrappers.hooks if wrappers is not None else [])
+
+    guarded.fit(dataset, epochs=1, verbose=0, callbacks=[*probe_guards, Capture()])
+    host_calls = 20_000
+    started = time.perf_counter()
+    for _ in range(host_calls):
+        for hook in seen_hooks:
+            hook.after_call(guarded)
+    host = (time.perf_counter() - started) / host_calls
+    step = statistics.median(plain_epochs) / args.steps
+    print(
+        f"host work of the guards per train-function call: {host * 1e6:.1f} us "
+        f"({host / step * 100:.3f} % of a {step * 1e3:.2f} ms plain step; hooks live: "
+        f"{', '.join(type(h).__name__ for h in seen_hooks) or 'none'})"
+    )
+
     import mirrorguard
 
     optimizer = plain.optimizer
@@ -134,7 +161,6 @@ def main(argv=None) -> int:
     for _ in range(calls):
         mirrorguard.assert_mirrored(strategy, plain, optimizer, checkpoint)
     per_call = (time.perf_counter() - started) / calls
-    step = statistics.median(plain_epochs) / args.steps
     print(
         f"assert_mirrored(strategy, model, optimizer, checkpoint) over {len(plain.weights)} weights: "
         f"{per_call * 1e3:.2f} ms per call, {per_call / step:.2f} training steps ({step * 1e3:.2f} ms each)"

@@ -103,9 +103,10 @@ def assert_mirrored(strategy, *objects) -> None:
         held.extend(_objects.variables_of(item, unbuilt=unbuilt))
     if unbuilt:
         # Nothing to check yet, which is no mistake: Keras builds them at the first call.
+        one = len(unbuilt) == 1
         warnings.warn(
-            f"assert_mirrored: {', '.join(unbuilt)} {'is' if len(unbuilt) == 1 else 'are'} not built yet, so "
-            f"{'it has' if len(unbuilt) == 1 else 'they have'} no variables to check. Build {'it' if len(unbuilt) == 1 else 'them'} "
+            f"assert_mirrored: {', '.join(unbuilt)} {'is' if one else 'are'} not built yet, so "
+            f"{'it has' if one else 'they have'} no variables to check. Build {'it' if one else 'them'} "
             f"inside `strategy.scope()` (an `Input`, or `model.build(input_shape)`) before calling "
             f"assert_mirrored, or call it again after the first step.",
             UserWarning,

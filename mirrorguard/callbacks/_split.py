@@ -133,7 +133,8 @@ def _arrays_fix(source: Source, record: Record) -> str:
             f"drop the last {extra} row{'s' if extra != 1 else ''} so that the last batch "
             f"({record.global_batch - extra} rows) splits evenly"
         )
-    options.append(f"drop the last {record.global_batch} rows (the partial batch)")
+    rows_word = "row" if record.global_batch == 1 else "rows"
+    options.append(f"drop the last {record.global_batch} {rows_word} (the partial batch)")
     return ", or ".join(options)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import tensorflow as tf
 
 from mirrorguard.callbacks._keras import (
+    KERAS3,
     is_default_strategy,
     optimizer_variables,
     tf_variable,
@@ -96,11 +97,14 @@ class NotBuilt(Exception):
 
 def _weights(layer) -> list:
     try:
-        return list(layer.weights)
+        weights = list(layer.weights)
     except ValueError as error:  # tf-keras: "Weights for model 'x' have not yet been created"
         if getattr(layer, "built", True):
             raise
         raise NotBuilt(str(error)) from None
+    if not weights and getattr(layer, "built", True) is False:  # Keras 3 lists none yet
+        raise NotBuilt(f"{getattr(layer, 'name', layer)} is not built")
+    return weights
 
 
 def model_optimizers(model) -> list:
@@ -140,35 +144,45 @@ def model_variables(model, built_only: bool = True) -> list:
     return result
 
 
+def _layers(model) -> list:
+    """The model and its layers, nested models' layers included (Keras' public `layers`, not a tf.Module walk)."""
+    found, stack, seen = [], [model], set()
+    while stack:
+        layer = stack.pop()
+        if id(layer) in seen:
+            continue
+        seen.add(id(layer))
+        found.append(layer)
+        stack.extend(getattr(layer, "layers", None) or ())
+    return found
+
+
 def layer_paths(model) -> dict[int, str]:
     """tf-keras: `layer/variable` for each weight whose own name lacks its layer's name.
 
     A layer built by hand outside a model (to load pretrained vectors, say) names its
-    weights without a scope (`embeddings:0`); Keras 3 gives every variable its path.
+    weights without a scope (`embeddings:0`); Keras 3 gives every variable its path, so
+    nothing is computed there.
     """
-    paths: dict[int, str] = {}
+    if KERAS3:
+        return {}
     owners: dict[int, tuple[int, str]] = {}  # id(variable) -> (weights of the smallest owning layer, its name)
-    layers = [model, *(m for m in getattr(model, "submodules", ()) if hasattr(m, "weights"))]
-    for layer in layers:
+    named: dict[int, object] = {}
+    for layer in _layers(model):
         try:
             weights = list(layer.weights)
-        except ValueError:
+        except ValueError:  # not built
             continue
         for variable in weights:
             key = id(tf_variable(variable))
+            named[key] = variable
             if key not in owners or len(weights) < owners[key][0]:
                 owners[key] = (len(weights), str(getattr(layer, "name", "")))
-    for layer in layers:
-        try:
-            weights = list(layer.weights)
-        except ValueError:
-            continue
-        for variable in weights:
-            key = id(tf_variable(variable))
-            path = variable_path(variable)
-            owner = owners[key][1]
-            if owner and "/" not in path:
-                paths[key] = f"{owner}/{path}"
+    paths = {}
+    for key, variable in named.items():
+        path = variable_path(variable)
+        if owners[key][1] and "/" not in path:
+            paths[key] = f"{owners[key][1]}/{path}"
     return paths
 
 

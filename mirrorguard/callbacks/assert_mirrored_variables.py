@@ -116,7 +116,9 @@ class AssertMirroredVariables(_hooks.StepHook, Callback):
         variables = _variables.model_variables(self.model)
         fresh = [v for v in variables if id(v) not in self._checked]
         self._checked.update(id(v) for v in fresh)
-        paths = _variables.unowned(fresh, strategy, _variables.layer_paths(self.model))
+        paths = _variables.unowned(fresh, strategy)
+        if paths:  # named by layer where tf-keras leaves a weight without one
+            paths = _variables.unowned(fresh, strategy, _variables.layer_paths(self.model))
         if paths:
             self._fail(_variables.unowned_message(paths, len(variables), strategy), paths)
 

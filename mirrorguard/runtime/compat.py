@@ -59,13 +59,11 @@ def tf_variable_of(variable):
 
 
 def steps_per_execution(model) -> int:
-    """How many training steps one call of `model.train_function` runs."""
-    if "steps_per_execution" in vars(model) or hasattr(type(model), "steps_per_execution"):
-        steps = model.steps_per_execution  # Keras 3: a plain int attribute
-    elif hasattr(model, "_steps_per_execution"):
-        steps = model._steps_per_execution  # noqa: SLF001 - tf-keras: a tf.Variable
-    else:
-        raise _guard_missing("the model's steps per execution", "Model.steps_per_execution / Model._steps_per_execution")
+    """How many training steps one call of `model.train_function` runs (an int in Keras 3, a variable in tf-keras)."""
+    try:
+        steps = model.steps_per_execution
+    except AttributeError:
+        raise _guard_missing("the model's steps per execution", "Model.steps_per_execution") from None
     value = steps.numpy() if hasattr(steps, "numpy") else steps
     return max(1, int(value))
 
@@ -78,7 +76,8 @@ def in_xla_context() -> bool:
         from tensorflow.python.ops import control_flow_util
         probe = control_flow_util.GraphOrParentsInXlaContext
     except (ImportError, AttributeError):
-        raise _guard_missing("whether a trace is XLA-compiled", "control_flow_util.GraphOrParentsInXlaContext") from None
+        where = "control_flow_util.GraphOrParentsInXlaContext"
+        raise _guard_missing("whether a trace is XLA-compiled", where) from None
     return bool(probe(tf.compat.v1.get_default_graph()))
 
 
@@ -102,7 +101,10 @@ def is_default_strategy(strategy) -> bool:
     """True for the no-op strategy TensorFlow uses outside every `strategy.scope()`."""
     try:
         from tensorflow.python.distribute import distribute_lib
-        defaults = (distribute_lib._DefaultDistributionStrategy, distribute_lib._DefaultDistributionStrategyV1)  # noqa: SLF001
+        defaults = (
+            distribute_lib._DefaultDistributionStrategy,  # noqa: SLF001
+            distribute_lib._DefaultDistributionStrategyV1,  # noqa: SLF001
+        )
     except (ImportError, AttributeError):
         raise _guard_missing("the default strategy's class", "distribute_lib._DefaultDistributionStrategy") from None
     return isinstance(strategy, defaults)
@@ -128,7 +130,8 @@ def strategy_of_variable(variable):
     try:
         return variable._distribute_strategy  # noqa: SLF001
     except AttributeError:
-        raise _guard_missing("the strategy of a distributed variable", "DistributedVariable._distribute_strategy") from None
+        where = "DistributedVariable._distribute_strategy"
+        raise _guard_missing("the strategy of a distributed variable", where) from None
 
 
 def trackable_children(value) -> dict | None:
@@ -153,7 +156,6 @@ def checkpoint_save_counter(checkpoint):
         return checkpoint._save_counter  # noqa: SLF001 - the public property would create it
     except AttributeError:
         raise _guard_missing("a checkpoint's save counter", "tf.train.Checkpoint._save_counter") from None
-
 
 
 # (end of the guards' section)

@@ -294,7 +294,7 @@ def test_partial_last_batch_warns_once_by_default(scenarios):
         assert warning.startswith("UnevenBatchError: Step 3 of epoch 0 (0-based) trained a global batch of 1 row")
         assert "partial batch left at the end of the data" in result["warnings"][0]
         assert "drop_remainder" not in warning  # arrays have none
-        assert "so that the last batch" in warning or "pass `batch_size=" in warning
+        assert "drop the last 1 row (the partial batch)" in warning  # no batch size splits 4N+1 rows evenly
 
 
 @setups(MIRRORED)
