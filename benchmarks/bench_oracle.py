@@ -51,7 +51,7 @@ split_cpu(2)
 tf.constant(0.0)  # the runtime starts here
 figures["start"] = since(t)
 
-from mirrorguard.testkit import compare_replicas, reference
+from mirrorguard.testkit import ReplicaMismatchError, compare_replicas, reference
 from mirrorguard.testkit.oracle import _global_batches, _strategy
 
 data = reference.oracle_data()
@@ -64,7 +64,10 @@ for name, build, steps in (("oracle (2 steps)", reference.build_fit, 2),
                            ("oracle (6 steps)", reference.build_fit, 6),
                            ("custom loop (2 steps)", reference.build_custom_loop, 2)):
     t = clock()
-    compare_replicas(build, data, global_batch_size=reference.GLOBAL_BATCH, steps=steps, strict=True)
+    try:  # the cost is the figure; over 6 steps rounding noise may pass rtol (see docs/testkit.md)
+        compare_replicas(build, data, global_batch_size=reference.GLOBAL_BATCH, steps=steps, strict=True)
+    except ReplicaMismatchError:
+        pass
     figures[name] = since(t)
 print("MG-BENCH " + json.dumps(figures), flush=True)
 """
@@ -98,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     per_step = (six["cpu"] - two["cpu"]) / 4
     print(f"one more step (both runs, compared): {per_step:.3f} s cpu")
     print(f"2-step oracle less its steps (building, tracing, copying): {two['cpu'] - 2 * per_step:.2f} s cpu")
-    print(f"oracle / baseline (cpu): {two['cpu'] / base['cpu']:.2f}x; TensorFlow's start: {median['start']['cpu']:.2f} s cpu")
+    print(f"oracle / baseline (cpu): {two['cpu'] / base['cpu']:.2f}x")
+    print(f"TensorFlow's start: {median['start']['cpu']:.2f} s cpu")
     return 0
 
 

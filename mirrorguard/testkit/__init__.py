@@ -62,7 +62,6 @@ def split_cpu(replicas: int) -> list[str]:
     return [f"/cpu:{i}" for i in range(replicas)]
 
 
-
 # Last, so the oracle can use split_cpu without an import cycle (it imports no TensorFlow either).
 from mirrorguard.testkit.oracle import (  # noqa: E402
     Diagnosis,

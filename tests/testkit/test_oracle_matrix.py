@@ -120,5 +120,5 @@ def test_table_lists_every_variable_with_its_differences(observed, flavour):
     rows = [line.split() for line in table.splitlines() if line.strip().split(" ")[-1] in ("1", "-")]
     trainable = [row for row in rows if len(row) >= 4 and row[1] == "trainable"]
     assert len(trainable) == 4
-    # Twice the update: off by the whole update, i.e. a relative difference of 1.
-    assert all(float(row[3]) == pytest.approx(1.0, rel=0.05) for row in trainable)
+    # Twice the update: off by about the whole update (1 after the first step), from step 1.
+    assert all(float(row[3]) > 0.5 and row[4] == "1" for row in trainable), table

@@ -112,7 +112,7 @@ class RescalingStepModel(keras.Model):
             loss = loss / tf.distribute.get_strategy().num_replicas_in_sync
         gradients = tape.gradient(loss, self.trainable_variables)
         self.optimizer.apply_gradients(zip(gradients, self.trainable_variables))
-        return {}
+        return {"loss": loss}
 
 
 def _functional(cls):
