@@ -31,7 +31,9 @@ def environment(**env: str) -> dict[str, str]:
     return full_env
 
 
-def run(command: list[str], cwd: Path, timeout: int = 300, **env: str) -> subprocess.CompletedProcess:
+# A bound, not a speed test: a run takes about a minute on an idle 2-core machine, but the
+# five-epoch digits run took over 300 s on one shared with a dozen TensorFlow jobs.
+def run(command: list[str], cwd: Path, timeout: int = 900, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         command, cwd=cwd, env=environment(**env), capture_output=True, text=True, timeout=timeout
     )
