@@ -1,11 +1,14 @@
-"""Rehearse multi-worker training on one machine: two processes, one CPU replica each.
+"""Rehearse multi-worker training on one machine: N processes, one CPU replica each.
 
     python examples/multiworker_localhost.py -- --dataset synthetic --epochs 2
+    python examples/multiworker_localhost.py --workers 3 --timeout 900 -- --loop custom
 
-Everything after ``--`` goes to ``mirrorguard train`` in both workers. Each worker
-gets the same cluster in TF_CONFIG and its own task index, which is all a real
-cluster needs too: there you start the same command on each machine, with the
-machines' addresses instead of localhost ports.
+Everything after ``--`` goes to ``mirrorguard train --strategy multiworker`` in every
+worker. ``mirrorguard.testkit.run_workers`` starts them: the same cluster in
+TF_CONFIG (free ports of 127.0.0.1), each its own task index, every line of output
+prefixed with its worker, and all of them killed if the run outlasts ``--timeout``.
+A real cluster needs the same: start the same command on each machine, with the
+machines' addresses in TF_CONFIG, and a --backup-dir on storage they all share.
 
 ``fit`` needs tf-keras under MultiWorkerMirroredStrategy, so the workers get
 ``TF_USE_LEGACY_KERAS=1`` unless you set it; with ``--loop custom`` they use
@@ -14,36 +17,11 @@ whichever Keras your environment selects (Keras 3 by default).
 
 from __future__ import annotations
 
-import json
+import argparse
 import os
-import socket
-import subprocess
 import sys
-import threading
 
-WORKERS = 2
-
-
-def free_ports(count: int) -> list[int]:
-    """Ask the OS for ports nobody listens on (released again before the workers bind)."""
-    sockets = [socket.socket() for _ in range(count)]
-    for sock in sockets:
-        sock.bind(("localhost", 0))
-    ports = [sock.getsockname()[1] for sock in sockets]
-    for sock in sockets:
-        sock.close()
-    return ports
-
-
-def tf_config(cluster: list[str], index: int) -> str:
-    return json.dumps({"cluster": {"worker": cluster}, "task": {"type": "worker", "index": index}})
-
-
-def relay(index: int, stream) -> None:
-    # Prefix each line so the two workers' interleaved logs stay readable.
-    for line in stream:
-        sys.stdout.write(f"[worker {index}] {line}")
-        sys.stdout.flush()
+from mirrorguard.testkit import WorkersFailed, run_workers
 
 
 def custom_loop(train_args: list[str]) -> bool:
@@ -53,26 +31,30 @@ def custom_loop(train_args: list[str]) -> bool:
 
 
 def main(argv: list[str]) -> int:
-    train_args = argv[argv.index("--") + 1 :] if "--" in argv else argv
-    cluster = [f"localhost:{port}" for port in free_ports(WORKERS)]
-    workers = []
-    for index in range(WORKERS):
-        env = dict(os.environ, TF_CONFIG=tf_config(cluster, index), PYTHONUNBUFFERED="1")
-        if not custom_loop(train_args):
-            # Keras 3 cannot fit() under MultiWorkerMirroredStrategy yet; tf-keras can.
-            # Its custom loop (--loop custom) works with both flavours.
-            env.setdefault("TF_USE_LEGACY_KERAS", "1")
-        command = [sys.executable, "-m", "mirrorguard.train", "--strategy", "multiworker", *train_args]
-        process = subprocess.Popen(
-            command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    own, train_args = (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else ([], argv)
+    parser = argparse.ArgumentParser(prog="multiworker_localhost.py", allow_abbrev=False)
+    parser.add_argument("--workers", type=int, default=2, help="processes in the cluster (default: 2)")
+    parser.add_argument("--timeout", type=float, default=600,
+                        help="seconds before every worker is killed (default: 600)")
+    options = parser.parse_args(own)
+
+    env = {}
+    if not custom_loop(train_args) and "TF_USE_LEGACY_KERAS" not in os.environ:
+        # Keras 3 cannot fit() under MultiWorkerMirroredStrategy yet; tf-keras can.
+        # Its custom loop (--loop custom) works with both flavours.
+        env["TF_USE_LEGACY_KERAS"] = "1"
+    try:
+        codes = run_workers(
+            "mirrorguard.train:main",
+            workers=options.workers,
+            timeout=options.timeout,
+            args=(["--strategy", "multiworker", *train_args],),
+            env=env,
+            echo=True,
         )
-        thread = threading.Thread(target=relay, args=(index, process.stdout), daemon=True)
-        thread.start()
-        workers.append((process, thread))
-    codes = []
-    for process, thread in workers:
-        codes.append(process.wait())
-        thread.join()
+    except WorkersFailed as error:
+        print(error, file=sys.stderr)
+        return 1
     print(f"worker exit codes: {codes}")
     return max(codes, key=abs)
 

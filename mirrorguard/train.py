@@ -23,15 +23,17 @@ answer at once.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import shutil
 import sys
 import tempfile
 import time
 
-from mirrorguard.training import datasets, resume
+from mirrorguard.training import datasets, report, resume
 from mirrorguard.training.backup import check_backup_dir
-from mirrorguard.training.devices import SetupError, configure_devices, worker_task
+from mirrorguard.training.devices import SetupError, configure_devices, worker_count, worker_task
+from mirrorguard.training.report import plural
 from mirrorguard.training.tensorflow_import import import_tensorflow
 
 MODELS = ("small-resnet", "resnet50")
@@ -43,9 +45,12 @@ DEFAULT_IMAGE_SIZE = {"small-resnet": 16, "resnet50": 32}
 def run(args: argparse.Namespace, extra_callbacks=()) -> float:
     """Train as ``args`` say and return the final validation accuracy.
 
-    ``extra_callbacks`` are added to ``fit``'s (``--loop fit`` only).
+    ``extra_callbacks`` are added to ``fit``'s (``--loop fit`` only). Raises
+    :class:`~mirrorguard.training.report.TrainingDiverged` when the loss stops being a number.
     """
     import tensorflow as tf
+
+    record = report.Record()
 
     # 1. The strategy comes first: devices can only be split, and a multi-worker
     #    cluster joined, before TensorFlow's runtime starts.
@@ -73,26 +78,34 @@ def run(args: argparse.Namespace, extra_callbacks=()) -> float:
     train_data = make_pipeline(data.train, data, image_size, global_batch, shuffle=True, seed=args.seed)
     val_data = make_pipeline(data.validation, data, image_size, global_batch)
     print(
-        f"Training {args.model} on {replicas} replica(s) with {type(strategy).__name__}; "
+        f"Training {args.model} on {plural(replicas, 'replica')} with {type(strategy).__name__}; "
         f"global batch {global_batch} = {args.per_replica_batch} per replica x {replicas}",
         flush=True,
     )
 
     if args.loop == "custom":
         model, accuracy = train_with_custom_loop(
-            strategy, args, train_data, val_data, input_shape, data.num_classes, global_batch
+            strategy, args, train_data, val_data, input_shape, data.num_classes, global_batch, record
         )
     else:
         model, accuracy = train_with_fit(
-            strategy, args, train_data, val_data, input_shape, data.num_classes, extra_callbacks
+            strategy, args, train_data, val_data, input_shape, data.num_classes, record, extra_callbacks
         )
     print(f"Final validation accuracy: {accuracy:.4f}", flush=True)
     if args.output:
         save_model(model, args)
+    if args.plot and this_worker_is_chief(args):
+        title = f"{args.model}, {plural(replicas, 'replica')}, {args.loop} loop"
+        report.plot(record, args.plot, title)
+        print(f"Saved the curves to {args.plot}", flush=True)
+    workers = worker_count() if args.strategy == "multiworker" else 1
+    steps_per_epoch = data.train_size // global_batch  # whole batches only
+    print(report.summary(record, steps_per_epoch=steps_per_epoch, global_batch=global_batch,
+                         strategy=strategy, workers=workers), flush=True)
     return accuracy
 
 
-def train_with_fit(strategy, args, train_data, val_data, input_shape, num_classes, extra_callbacks=()):
+def train_with_fit(strategy, args, train_data, val_data, input_shape, num_classes, record, extra_callbacks=()):
     """Steps 2 and 4 with ``model.fit``; return the model and its validation accuracy."""
     import tensorflow as tf
 
@@ -110,13 +123,20 @@ def train_with_fit(strategy, args, train_data, val_data, input_shape, num_classe
 
     # 4. The guards fail fast if a variable escaped the scope or a batch splits
     #    unevenly; BackupAndRestore checkpoints each epoch and resumes a killed run.
+    #    Every worker gets the same --backup-dir: the chief writes its "chief" folder,
+    #    the others a temporary one they delete, and all of them restore from "chief".
     callbacks = [
         AssertMirroredVariables(strategy=strategy),
         AssertEvenBatchSplit(partial_batch="warn"),
-        tf.keras.callbacks.BackupAndRestore(backup_dir=backup_dir_for_this_worker(args)),
+        # Before the backup: an epoch whose loss is NaN stops the run and is not backed up.
+        *report.fit_callbacks(tf, record, args.learning_rate),
+        tf.keras.callbacks.BackupAndRestore(backup_dir=args.backup_dir),
         resume.announce_callback(tf),  # after BackupAndRestore: says which epoch it restored
         *extra_callbacks,
     ]
+    if args.tensorboard:
+        # Under MultiWorkerMirroredStrategy tf-keras writes the chief's logs there, others' to a temporary folder.
+        callbacks.append(tf.keras.callbacks.TensorBoard(log_dir=args.tensorboard))
     model.fit(
         train_data,
         validation_data=val_data,
@@ -130,10 +150,11 @@ def train_with_fit(strategy, args, train_data, val_data, input_shape, num_classe
     # Evaluated rather than read from the history: a resumed run that had already
     # finished every epoch has no history, but still has a model to report on.
     accuracy = model.evaluate(val_data, verbose=0, return_dict=True)["accuracy"]
+    remove_backup(args)
     return model, float(accuracy)
 
 
-def train_with_custom_loop(strategy, args, train_data, val_data, input_shape, num_classes, global_batch):
+def train_with_custom_loop(strategy, args, train_data, val_data, input_shape, num_classes, global_batch, record):
     """Steps 2 and 4 as a custom loop; return the model and its validation accuracy.
 
     What ``fit`` does for you, spelled out: per-example losses averaged over the
@@ -196,23 +217,29 @@ def train_with_custom_loop(strategy, args, train_data, val_data, input_shape, nu
             metric.reset_state()
         for images, labels in val_dist:
             distributed_val_step(images, labels)
+        # Reading a metric reduces it across replicas (and workers): every worker calls this.
         return float(val_accuracy.result())
 
     # The datasets yield global batches; the distributed ones hand each replica its share.
     train_dist = strategy.experimental_distribute_dataset(train_data)
     val_dist = strategy.experimental_distribute_dataset(val_data)
 
-    # 4. A checkpoint per epoch, so that a killed run resumes where it stopped.
-    backup_dir = backup_dir_for_this_worker(args)
-    manager = tf.train.CheckpointManager(checkpoint, backup_dir, max_to_keep=1)
-    if manager.latest_checkpoint:
+    # 4. A checkpoint per epoch, so that a killed run resumes where it stopped. Every
+    #    worker saves (the values are read collectively) and restores the chief's
+    #    checkpoint from --backup-dir, which they share; only the chief writes there,
+    #    the others write to a temporary folder inside it and delete it again.
+    write_dir = backup_write_dir(args)
+    manager = tf.train.CheckpointManager(checkpoint, write_dir, max_to_keep=1)
+    latest = tf.train.latest_checkpoint(args.backup_dir)
+    if latest:
         try:
-            checkpoint.restore(manager.latest_checkpoint).assert_existing_objects_matched()
+            checkpoint.restore(latest).assert_existing_objects_matched()
         except (AssertionError, ValueError, tf.errors.OpError) as error:
             # The half-done restore would log each value it could not place at exit.
             tf.get_logger().setLevel("ERROR")
-            raise SetupError(resume.mismatch_message(backup_dir, error)) from None
+            raise SetupError(resume.mismatch_message(args.backup_dir, error)) from None
         resume.announce(int(epochs_done.numpy()))
+    summaries = report.EpochSummaries(tf, args.tensorboard) if args.tensorboard and this_worker_is_chief(args) else None
 
     for epoch in range(int(epochs_done.numpy()), args.epochs):
         print(f"Epoch {epoch + 1}/{args.epochs}", flush=True)
@@ -223,15 +250,26 @@ def train_with_custom_loop(strategy, args, train_data, val_data, input_shape, nu
         for images, labels in train_dist:
             distributed_train_step(images, labels)
             steps += 1
+        float(train_loss.result())  # waits for the last step, so the time below is the steps'
+        train_seconds = time.monotonic() - started
         validate()
+        logs = {metric.name: float(metric.result()) for metric in metrics}
+        record.add_epoch(epoch, logs, args.learning_rate, train_seconds)  # raises on a NaN loss, before the save
         epochs_done.assign(epoch + 1)
         manager.save()
-        summary = " - ".join(f"{metric.name}: {float(metric.result()):.4f}" for metric in metrics)
-        print(f"{steps}/{steps} - {time.monotonic() - started:.0f}s - {summary}", flush=True)
+        if write_dir != args.backup_dir:
+            shutil.rmtree(write_dir, ignore_errors=True)
+        if summaries:
+            summaries.write(epoch, logs)
+        line = " - ".join(f"{name}: {value:.4f}" for name, value in logs.items())
+        print(f"{steps}/{steps} - {time.monotonic() - started:.0f}s - {line}", flush=True)
 
+    if summaries:
+        summaries.close()
+    accuracy = validate()  # collective: every worker has saved its last epoch by now
     # Finished: the next run starts afresh, as with fit's BackupAndRestore.
-    shutil.rmtree(backup_dir, ignore_errors=True)
-    return model, validate()
+    remove_backup(args)
+    return model, accuracy
 
 
 def make_strategy(kind: str, devices: list[str]):
@@ -302,13 +340,22 @@ def build_model(name: str, input_shape: tuple[int, int, int], num_classes: int):
     return tf.keras.Model(inputs, outputs, name="small_resnet")
 
 
-def backup_dir_for_this_worker(args: argparse.Namespace) -> str:
-    """The chief backs up to --backup-dir; other workers each use their own folder."""
-    if args.strategy == "multiworker":
-        kind, index = worker_task()
-        if not is_chief(kind, index):
-            return f"{args.backup_dir}-{kind}{index}"
-    return args.backup_dir
+def backup_write_dir(args: argparse.Namespace) -> str:
+    """Where this worker writes its checkpoints: the chief in --backup-dir, the others in a
+    ``workertemp_N`` folder inside it (tf-keras's BackupAndRestore uses the same names)."""
+    if this_worker_is_chief(args):
+        return args.backup_dir
+    return os.path.join(args.backup_dir, f"workertemp_{worker_task()[1]}")
+
+
+def remove_backup(args: argparse.Namespace) -> None:
+    """After a finished run the backup goes, so the next run starts afresh (the chief's job)."""
+    if this_worker_is_chief(args):
+        shutil.rmtree(args.backup_dir, ignore_errors=True)
+
+
+def this_worker_is_chief(args: argparse.Namespace) -> bool:
+    return args.strategy != "multiworker" or is_chief(*worker_task())
 
 
 def save_model(model, args: argparse.Namespace) -> None:
@@ -363,13 +410,21 @@ def build_parser() -> argparse.ArgumentParser:
     training.add_argument("--epochs", type=_at_least(1), default=5, metavar="N", help="default: 5")
     training.add_argument("--per-replica-batch", type=_at_least(1), default=32, metavar="N",
                           help="examples per replica per step; the global batch is N x replicas (default: 32)")
-    training.add_argument("--learning-rate", type=float, default=1e-3, metavar="LR", help="Adam's (default: 0.001)")
+    training.add_argument("--learning-rate", type=_positive_number, default=1e-3, metavar="LR",
+                          help="Adam's (default: 0.001)")
     training.add_argument("--seed", type=int, default=0, metavar="N", help="default: 0")
     training.add_argument("--backup-dir", default="mirrorguard-backup", metavar="DIR",
                           help="where the last epoch is backed up so that a killed run resumes; "
                                "removed when training finishes, so it must be new, empty or a backup "
                                "(default: ./mirrorguard-backup)")
     training.add_argument("--output", metavar="PATH.keras", help="save the trained model here")
+
+    reporting = parser.add_argument_group("reporting")
+    reporting.add_argument("--tensorboard", metavar="DIR",
+                           help="write TensorBoard logs here (DIR/train, DIR/validation; per epoch)")
+    reporting.add_argument("--plot", metavar="FILE.png",
+                           help="draw the loss and accuracy curves of training and validation to this PNG "
+                                "(needs matplotlib, part of the tf extra)")
     return parser
 
 
@@ -378,6 +433,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.output and not args.output.endswith((".keras", ".h5")):
         parser.error(f"--output must end in .keras or .h5, got {args.output!r}")
+    if args.plot and not args.plot.lower().endswith(".png"):
+        parser.error(f"--plot must end in .png, got {args.plot!r}")
     if args.strategy != "mirrored" and (args.replicas or 1) > 1:
         parser.error(f"--replicas {args.replicas} needs --strategy mirrored "
                      f"({args.strategy} uses one device per process)")
@@ -387,19 +444,27 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command-line entry point; argument errors exit with status 2 (argparse)."""
+    """Command-line entry point: 0 trained, 1 the training diverged, 2 a usage or set-up error."""
     args = parse_args(argv)
     try:
         # Checked before TensorFlow starts, so a missing data set fails in a blink.
         datasets.check_available(args.dataset, args.data_dir)
         if args.strategy == "multiworker":
             worker_task()
-        check_backup_dir(backup_dir_for_this_worker(args))
+        if args.plot:
+            report.check_available("--plot", "matplotlib")
+        if args.tensorboard:
+            # Without it tf.summary.scalar raises in the first epoch.
+            report.check_available("--tensorboard", "tensorboard")
+        check_backup_dir(args.backup_dir)
         import_tensorflow()
         run(args)
     except SetupError as error:
         print(f"mirrorguard train: error: {error}", file=sys.stderr)
         return 2
+    except report.TrainingDiverged as error:
+        print(f"mirrorguard train: error: {error}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -414,6 +479,17 @@ def _at_least(low: int):
         return value
 
     return parse
+
+
+def _positive_number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    # float() accepts "nan" and "inf": a NaN rate trains to loss nan, an infinite one overflows.
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number above 0, got {text!r}")
+    return value
 
 
 def _fraction(text: str) -> float:

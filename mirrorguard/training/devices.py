@@ -60,3 +60,9 @@ def worker_task() -> tuple[str, int]:
         return task["type"], int(task["index"])
     except (ValueError, KeyError, TypeError) as error:
         raise SetupError(f"TF_CONFIG is not valid JSON with a 'task': {error}") from None
+
+
+def worker_count() -> int:
+    """How many processes train together: the chief and the workers of TF_CONFIG's cluster."""
+    cluster = json.loads(os.environ.get("TF_CONFIG") or "{}").get("cluster", {})
+    return max(1, len(cluster.get("chief", ())) + len(cluster.get("worker", ())))

@@ -41,6 +41,7 @@ def test_help_answers_without_importing_tensorflow():
         ["--model", "resnet50", "--image-size", "16"],
         ["--no-such-option"],
         ["--loop", "keras"],
+        ["--plot", "curves.svg"],
         # No abbreviations: a typo must not run a training with the default.
         ["--strateg", "onedevice"],
         ["--epoch", "1"],
@@ -165,3 +166,31 @@ def test_a_file_as_backup_dir_is_refused(tmp_path, capsys):
     assert train.main(["--dataset", "synthetic", "--backup-dir", str(target)]) == 2
     assert "is a file, not a folder" in capsys.readouterr().err
     assert target.read_text() == "mine"
+
+
+@pytest.mark.parametrize("rate", ["nan", "NaN", "inf", "-inf", "0", "-0.001", "0.0"])
+def test_a_learning_rate_that_cannot_train_is_a_usage_error(rate, capsys):
+    # float() accepts all of these; a NaN rate used to train to `loss: nan` and exit 0.
+    with pytest.raises(SystemExit) as exit_info:
+        train.main([f"--learning-rate={rate}"])  # = : argparse reads "-inf" alone as an option
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument --learning-rate: must be a finite number above 0, got '{rate}'" in err
+
+
+def test_a_learning_rate_that_is_not_a_number_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        train.main(["--learning-rate", "fast"])
+    assert exit_info.value.code == 2
+    assert "argument --learning-rate: expected a number, got 'fast'" in capsys.readouterr().err
+
+
+def test_small_and_scientific_learning_rates_are_accepted():
+    assert train.parse_args(["--learning-rate", "1e-5"]).learning_rate == 1e-5
+    assert train.parse_args(["--learning-rate", "0.3"]).learning_rate == 0.3
+
+
+def test_replica_counts_are_written_in_words_that_agree():
+    from mirrorguard.training.report import plural
+
+    assert [plural(n, "replica") for n in (1, 2, 8)] == ["1 replica", "2 replicas", "8 replicas"]
