@@ -402,7 +402,8 @@ def run_one(path: Path, flags_before) -> dict:
         finally:
             signal.setitimer(signal.ITIMER_PROF, 0)
             sys.argv = argv
-            sys.path.remove(str(path.parent))
+            with contextlib.suppress(ValueError):  # unless the script took it out itself
+                sys.path.remove(str(path.parent))
             os.chdir(here)
     outcome.update(RECORD, seconds=round(time.monotonic() - started, 2),
                    cpu_seconds=round(time.process_time() - cpu_started, 2), output_tail=out.getvalue()[-800:])
