@@ -15,8 +15,6 @@ import contextlib
 import importlib.util
 import time
 
-import pytest
-
 collect_ignore_glob = ["corpus/*", "projects/*", "redteam/*"]
 
 
