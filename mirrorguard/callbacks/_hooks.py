@@ -141,9 +141,9 @@ def fit_wrapper(model_class) -> None:
 def _filtering_enabled() -> bool:
     import tensorflow as tf
 
-    from mirrorguard.callbacks._keras import KERAS3
+    from mirrorguard.runtime import compat
 
-    if KERAS3:
+    if compat.uses_keras3():
         import keras
 
         return bool(keras.config.is_traceback_filtering_enabled())

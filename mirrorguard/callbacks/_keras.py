@@ -12,7 +12,7 @@ from mirrorguard.runtime import compat
 # `tf.keras` is Keras 3 by default and tf-keras when TF_USE_LEGACY_KERAS=1; the
 # callbacks must subclass the Callback class that the model's fit() expects.
 Callback = tf.keras.callbacks.Callback
-KERAS3 = Callback.__module__.split(".")[0] == "keras"
+KERAS3 = compat.uses_keras3()
 
 # Every fit() records its arguments and clears a dead fit()'s wrappers (see _hooks).
 _hooks.fit_wrapper(tf.keras.Model)

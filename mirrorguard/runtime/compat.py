@@ -17,6 +17,14 @@ class CompatError(RuntimeError):
 # Guards: variables, steps, XLA (mirrorguard.callbacks, mirrorguard.mirrored)
 # ---------------------------------------------------------------------------
 
+
+def uses_keras3() -> bool:
+    """Whether ``tf.keras`` is Keras 3 here (the default) or tf-keras (``TF_USE_LEGACY_KERAS=1``)."""
+    import tensorflow as tf
+
+    return tf.keras.callbacks.Callback.__module__.split(".")[0] == "keras"
+
+
 def _guard_missing(what: str, where: str) -> CompatError:
     return CompatError(
         f"mirrorguard cannot find {what} ({where}) in this TensorFlow/Keras version; the guard "
@@ -156,11 +164,6 @@ def checkpoint_save_counter(checkpoint):
         return checkpoint._save_counter  # noqa: SLF001 - the public property would create it
     except AttributeError:
         raise _guard_missing("a checkpoint's save counter", "tf.train.Checkpoint._save_counter") from None
-
-
-# (end of the guards' section)
-
-
 
 
 # ---------------------------------------------------------------------------
@@ -315,6 +318,3 @@ def _frames(traceback):
     while traceback is not None:
         yield traceback.tb_frame
         traceback = traceback.tb_next
-
-
-# (end of the explanations' section)
