@@ -154,6 +154,36 @@ def train_with_fit(strategy, args, train_data, val_data, input_shape, num_classe
     return model, float(accuracy)
 
 
+def make_train_step(strategy, model, optimizer, loss_object, train_loss, train_accuracy, global_batch: int):
+    """The custom loop's distributed step: a ``tf.function`` around ``strategy.run``.
+
+    Top-level so that the replica oracle (``mirrorguard.testkit.reference``) checks this very
+    step on 1 and on N replicas, not a copy of it.
+    """
+    import tensorflow as tf
+
+    def train_step(images, labels):
+        # Runs on every replica, each with its share of the global batch.
+        with tf.GradientTape() as tape:
+            predictions = model(images, training=True)
+            per_example_loss = loss_object(labels, predictions)
+            # Divide by the GLOBAL batch, not this replica's: the replicas' gradients
+            # are summed, so a plain mean here would make them num_replicas too large.
+            loss = tf.nn.compute_average_loss(per_example_loss, global_batch_size=global_batch)
+            if model.losses:  # weight regularisers, scaled the same way
+                loss += tf.nn.scale_regularization_loss(tf.add_n(model.losses))
+        gradients = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(gradients, model.trainable_variables))
+        train_loss.update_state(per_example_loss)
+        train_accuracy.update_state(labels, predictions)
+
+    @tf.function
+    def distributed_train_step(images, labels):
+        strategy.run(train_step, args=(images, labels))
+
+    return distributed_train_step
+
+
 def train_with_custom_loop(strategy, args, train_data, val_data, input_shape, num_classes, global_batch, record):
     """Steps 2 and 4 as a custom loop; return the model and its validation accuracy.
 
@@ -184,29 +214,13 @@ def train_with_custom_loop(strategy, args, train_data, val_data, input_shape, nu
     # Fails now, naming the variable, if anything above escaped the scope.
     mirrorguard.assert_mirrored(strategy, model, optimizer, checkpoint, metrics)
 
-    def train_step(images, labels):
-        # Runs on every replica, each with its share of the global batch.
-        with tf.GradientTape() as tape:
-            predictions = model(images, training=True)
-            per_example_loss = loss_object(labels, predictions)
-            # Divide by the GLOBAL batch, not this replica's: the replicas' gradients
-            # are summed, so a plain mean here would make them num_replicas too large.
-            loss = tf.nn.compute_average_loss(per_example_loss, global_batch_size=global_batch)
-            if model.losses:  # weight regularisers, scaled the same way
-                loss += tf.nn.scale_regularization_loss(tf.add_n(model.losses))
-        gradients = tape.gradient(loss, model.trainable_variables)
-        optimizer.apply_gradients(zip(gradients, model.trainable_variables))
-        train_loss.update_state(per_example_loss)
-        train_accuracy.update_state(labels, predictions)
-
     def val_step(images, labels):
         predictions = model(images, training=False)
         val_loss.update_state(loss_object(labels, predictions))
         val_accuracy.update_state(labels, predictions)
 
-    @tf.function
-    def distributed_train_step(images, labels):
-        strategy.run(train_step, args=(images, labels))
+    distributed_train_step = make_train_step(strategy, model, optimizer, loss_object, train_loss, train_accuracy,
+                                             global_batch)
 
     @tf.function(reduce_retracing=True)  # the last validation batch is shorter
     def distributed_val_step(images, labels):

@@ -69,10 +69,9 @@ def build_custom_loop(strategy):
     """``train_with_custom_loop``'s scope block and its distributed training step."""
     import tensorflow as tf
 
-    from mirrorguard.train import build_model
+    from mirrorguard.train import build_model, make_train_step
 
     input_shape, num_classes = _shape()
-    global_batch = GLOBAL_BATCH
     tf.keras.utils.set_random_seed(0)
     with strategy.scope():
         model = build_model("small-resnet", input_shape, num_classes)
@@ -82,23 +81,12 @@ def build_custom_loop(strategy):
         train_loss = tf.keras.metrics.Mean(name="loss")
         train_accuracy = tf.keras.metrics.SparseCategoricalAccuracy(name="accuracy")
 
-    # As in mirrorguard/train.py, train_with_custom_loop.train_step.
-    def train_step(images, labels):
-        with tf.GradientTape() as tape:
-            predictions = model(images, training=True)
-            per_example_loss = loss_object(labels, predictions)
-            loss = tf.nn.compute_average_loss(per_example_loss, global_batch_size=global_batch)
-            if model.losses:
-                loss += tf.nn.scale_regularization_loss(tf.add_n(model.losses))
-        gradients = tape.gradient(loss, model.trainable_variables)
-        optimizer.apply_gradients(zip(gradients, model.trainable_variables))
-        train_loss.update_state(per_example_loss)
-        train_accuracy.update_state(labels, predictions)
+    # The script's own step (mirrorguard.train.make_train_step), not a copy of it.
+    step = make_train_step(strategy, model, optimizer, loss_object, train_loss, train_accuracy, GLOBAL_BATCH)
 
-    @tf.function
     def distributed_train_step(batch):
         images, labels = batch
-        strategy.run(train_step, args=(images, labels))
+        step(images, labels)
         # What the script prints after each epoch: the metrics, reduced across replicas.
         return {"loss": train_loss.result(), "accuracy": train_accuracy.result()}
 
