@@ -49,6 +49,10 @@ def pytest_configure(config: pytest.Config) -> None:
     # Validate now, so a bad value fails before collection rather than in some test.
     config.stash[_SETUP] = _read_setup(config)
     config.addinivalue_line("markers", ORACLE_MARKER_HELP)
+    # TensorFlow's C++ start-up lines ("failed call to cuInit" on a machine without a GPU) are
+    # noise in a test run, as `mirrorguard train` treats them; a value the user set is kept.
+    # Setting the variable imports nothing, and the tests' own subprocesses inherit it.
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -83,6 +87,9 @@ def mirrored_strategy(pytestconfig: pytest.Config):
 def _ensure_devices(config: pytest.Config) -> list[str]:
     setup = config.stash[_SETUP]
     if setup.devices is None:
+        from mirrorguard.runtime.tensorflow_import import import_quietly
+
+        import_quietly("tensorflow")  # without the cuInit lines, as `mirrorguard train` does
         try:
             setup.devices = split_cpu(setup.replicas)
         except DevicesAlreadySetError as error:

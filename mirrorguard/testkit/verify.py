@@ -168,7 +168,9 @@ def _load_module(path: str) -> ModuleType:
 
 
 def _quiet_tensorflow() -> None:
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    from mirrorguard.runtime.tensorflow_import import import_quietly
+
+    import_quietly("tensorflow")
 
 
 def _error(message: str) -> int:

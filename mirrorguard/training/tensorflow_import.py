@@ -1,77 +1,22 @@
-"""Import TensorFlow for the reference script: quietly, or with a clear error when it is missing.
-
-TensorFlow's C++ libraries log while they load and while they look for devices
-("Could not find cuda drivers...", "failed call to cuInit..." on a CPU-only
-machine). Some of those lines are written before ``TF_CPP_MIN_LOG_LEVEL`` takes
-effect, so the variable alone does not silence them: the import also runs with
-its stderr filtered. A user who sets ``TF_CPP_MIN_LOG_LEVEL`` gets TensorFlow's
-own behaviour, every line included.
-"""
+"""Import TensorFlow for the reference script: quietly, or with a clear error when it is missing."""
 
 from __future__ import annotations
 
-import contextlib
-import importlib
-import os
-import re
 import sys
-import threading
-from collections.abc import Iterator
 
+from mirrorguard.runtime.tensorflow_import import import_quietly
 from mirrorguard.training.devices import SetupError
 
 INSTALL_HINT = "install the runtime extra: pip install 'mirrorguard[tf]'"
 
-# absl's log line: severity letter, MMDD, time, thread, file:line]. INFO and
-# WARNING only; an error or a crash message still gets through.
-_STARTUP_NOISE = re.compile(
-    rb"^(?:[IW]\d{4} \d\d:\d\d:\d+\.\d+ +\d+ [^\]]+\] "
-    rb"|WARNING: All log messages before absl::InitializeLog\(\) is called are written to STDERR)"
-)
-
 
 def import_tensorflow():
     """Import and return ``tensorflow``; raise SetupError naming the extra when it is missing."""
-    quiet = "TF_CPP_MIN_LOG_LEVEL" not in os.environ
-    if quiet:
-        # 3 hides INFO, WARNING and ERROR lines (the cuInit one above is an ERROR).
-        os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
     for module, what in (("tensorflow", "TensorFlow"), ("sklearn", "scikit-learn")):
         try:
-            with _startup_logs_dropped() if quiet else contextlib.nullcontext():
-                importlib.import_module(module)
+            import_quietly(module)
         except ModuleNotFoundError as error:
             if (error.name or "").partition(".")[0] != module:
                 raise  # a broken installation: TensorFlow's own message says more
             raise SetupError(f"`mirrorguard train` needs {what}, which is not installed; {INSTALL_HINT}") from None
     return sys.modules["tensorflow"]
-
-
-@contextlib.contextmanager
-def _startup_logs_dropped() -> Iterator[None]:
-    """Filter file descriptor 2 (C++ writes there directly) while the block runs."""
-    sys.stderr.flush()
-    try:
-        saved = os.dup(2)
-    except OSError:  # no stderr at all: nothing to filter
-        yield
-        return
-    read_end, write_end = os.pipe()
-    os.dup2(write_end, 2)
-    os.close(write_end)
-
-    def forward() -> None:
-        with os.fdopen(read_end, "rb") as pipe:
-            for line in pipe:
-                if not _STARTUP_NOISE.match(line):
-                    os.write(saved, line)
-
-    thread = threading.Thread(target=forward, name="mirrorguard-stderr-filter", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        sys.stderr.flush()
-        os.dup2(saved, 2)  # closes the pipe's last write end: forward() reads to the end
-        thread.join()
-        os.close(saved)

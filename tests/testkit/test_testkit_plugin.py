@@ -126,3 +126,25 @@ def test_tensorflow_started_with_other_devices_is_a_usage_error(pytester):
     # Asking for the count the runtime already has is accepted.
     result = pytester.runpytest_subprocess("--mirrorguard-replicas=1")
     result.assert_outcomes(passed=1)
+
+
+@pytest.mark.tf
+@pytest.mark.slow
+def test_tensorflow_start_up_noise_is_silenced_unless_the_user_sets_the_level(pytester, monkeypatch):
+    pytester.makepyfile(
+        """
+        def test_devices(replica_count):
+            import tensorflow as tf
+
+            assert len(tf.config.list_logical_devices("CPU")) == replica_count
+        """
+    )
+    monkeypatch.delenv("TF_CPP_MIN_LOG_LEVEL", raising=False)
+    quiet = pytester.runpytest_subprocess("-s", "-p", "no:cacheprovider")
+    quiet.assert_outcomes(passed=1)
+    assert "cuInit" not in quiet.stdout.str() + quiet.stderr.str()
+    # The user's own level wins: TensorFlow's ERROR lines are theirs to see.
+    monkeypatch.setenv("TF_CPP_MIN_LOG_LEVEL", "0")
+    loud = pytester.runpytest_subprocess("-s", "-p", "no:cacheprovider")
+    loud.assert_outcomes(passed=1)
+    assert "cuInit" in loud.stdout.str() + loud.stderr.str()

@@ -119,7 +119,7 @@ def test_missing_runtime_says_which_extra_to_install(blocked, what):
 
 STARTUP_LOGS = """
 import os, sys
-from mirrorguard.training.tensorflow_import import _startup_logs_dropped
+from mirrorguard.runtime.tensorflow_import import _startup_logs_dropped
 
 with _startup_logs_dropped():
     os.write(2, b"WARNING: All log messages before absl::InitializeLog() is called are written to STDERR\\n")
