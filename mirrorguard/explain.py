@@ -101,11 +101,8 @@ def _is_keras3_model(value) -> bool:
 
 
 def _tf_variable(variable):
-    """The TensorFlow variable behind a weight (Keras 3 wraps it; its public `.value` is it)."""
-    tf = _tf()
-    if isinstance(variable, tf.Variable):
-        return variable
-    return getattr(variable, "value", None)
+    """The TensorFlow variable behind a weight (Keras 3 wraps it)."""
+    return compat.tf_variable_of(variable)
 
 
 def _distributed(variable) -> bool:
@@ -521,14 +518,10 @@ def _first_batch(match, _message, evidence: _Evidence) -> MirrorGuardError | Non
 
 
 def _strategy_name(strategy) -> str:
-    """The strategy as users write it: TensorFlow's class behind MultiWorkerMirroredStrategy is another."""
-    tf = _tf()
-    if tf is not None:
-        if isinstance(strategy, tf.distribute.MultiWorkerMirroredStrategy):
-            return "MultiWorkerMirroredStrategy"
-        if isinstance(strategy, tf.distribute.experimental.ParameterServerStrategy):
-            return "ParameterServerStrategy"
-    return type(strategy).__name__
+    """The strategy as users write it (TensorFlow's class behind MultiWorkerMirroredStrategy is another)."""
+    if _tf() is None:
+        return type(strategy).__name__
+    return compat.strategy_public_name(strategy)
 
 
 def _multi_worker(strategy) -> bool:
@@ -548,7 +541,7 @@ def _keras3_cannot_fit(_match, _message, evidence: _Evidence) -> MirrorGuardErro
     strategy = _model_strategy(call.receiver) if call is not None else None
     if not _multi_worker(strategy):
         return None
-    if _strategy_name(strategy) == "ParameterServerStrategy":
+    if compat.is_parameter_server_strategy(strategy):
         loop = (
             "`tf.distribute.coordinator.ClusterCoordinator(strategy)`, its `schedule()` of a "
             "`tf.function` step over `create_per_worker_dataset(...)`"

@@ -38,15 +38,7 @@ def configured_devices() -> dict[str, int]:
     return {kind: n for kind, n in counts.items() if n > 1}
 
 
-def public_name(strategy) -> str:
-    """The name users write for the strategy's class: `MultiWorkerMirroredStrategy`, not
-    TensorFlow's `CollectiveAllReduceStrategy`; an experimental one keeps its `experimental.`."""
-    cls = type(strategy)
-    for namespace, prefix in ((tf.distribute, ""), (tf.distribute.experimental, "experimental.")):
-        for name in dir(namespace):
-            if not name.startswith("_") and getattr(namespace, name, None) is cls:
-                return prefix + name
-    return cls.__name__  # a user's own subclass: its own name
+public_name = compat.strategy_public_name
 
 
 def strategy_name(strategy) -> str:

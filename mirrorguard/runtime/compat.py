@@ -25,6 +25,19 @@ def uses_keras3() -> bool:
     return tf.keras.callbacks.Callback.__module__.split(".")[0] == "keras"
 
 
+def strategy_public_name(strategy) -> str:
+    """The name users write for the strategy's class: `MultiWorkerMirroredStrategy`, not
+    TensorFlow's `CollectiveAllReduceStrategy`; an experimental one keeps its `experimental.`."""
+    import tensorflow as tf
+
+    cls = type(strategy)
+    for namespace, prefix in ((tf.distribute, ""), (tf.distribute.experimental, "experimental.")):
+        for name in dir(namespace):
+            if not name.startswith("_") and getattr(namespace, name, None) is cls:
+                return prefix + name
+    return cls.__name__  # a user's own subclass: its own name
+
+
 def _guard_missing(what: str, where: str) -> CompatError:
     return CompatError(
         f"mirrorguard cannot find {what} ({where}) in this TensorFlow/Keras version; the guard "

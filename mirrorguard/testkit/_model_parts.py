@@ -26,13 +26,10 @@ def keras_of(model) -> Any:
 
 def tf_variable(variable):
     """The TensorFlow variable behind a Keras 3 ``keras.Variable`` (itself otherwise)."""
-    return getattr(variable, "value", variable) if not _is_tf_variable(variable) else variable
+    from mirrorguard.runtime import compat
 
-
-def _is_tf_variable(variable) -> bool:
-    import tensorflow as tf
-
-    return isinstance(variable, tf.Variable)
+    inner = compat.tf_variable_of(variable)
+    return variable if inner is None else inner
 
 
 def all_layers(model) -> list:
