@@ -16,7 +16,7 @@ from typing import Iterator
 from mirrorguard.checker import names as api
 from mirrorguard.checker.rules.base import Context
 from mirrorguard.checker.semantic import CallSite, SemanticModel, Unit, dataflow, walk
-from mirrorguard.checker.semantic.builder import PER_REPLICA_PARAMS
+from mirrorguard.checker.semantic.distribute import PER_REPLICA_PARAMS
 from mirrorguard.checker.semantic.values import Kind, Value, parameter_origins, value_of
 
 # Calls followed by one of these on the same chain batch for speed, not for
@@ -113,9 +113,9 @@ def judged(site: CallSite, model: SemanticModel) -> bool:
     feeds a layer's ``adapt()``, or only a host-side ``for`` loop."""
     if model.runs_per_replica(site) or site.single_device:
         return False
-    if site.unit.name in model.b.estimator_input_fns:
+    if model.is_estimator_input_fn(site.unit):
         return False  # an Estimator's input_fn: the Estimator batches per replica itself
-    if site.unit.name in model.b.element_fn_names or site.is_inside(lambda o: o.method in api.ELEMENT_FUNCTION_METHODS):
+    if model.is_element_function(site.unit) or site.is_inside(lambda o: o.method in api.ELEMENT_FUNCTION_METHODS):
         return False  # flat_map(lambda w: w.batch(WINDOW)): batches one window, not the dataset
     if site.chained and (_UNBATCHING.intersection(site.chained) or api.BATCH_METHODS.intersection(site.chained)):
         return False

@@ -94,7 +94,7 @@ def _attribute_value(node: ast.Attribute, unit: Unit, model: SemanticModel, dept
         owners = [u for u in model.units if u.class_name == unit.class_name]
     else:
         owners = [model.module]
-        instance_of = model.b.instances.get(node.value.id)  # type: ignore[union-attr]
+        instance_of = model.instance_class(node.value.id)
         if instance_of is not None and not any(key in u.bindings for u in owners):
             # cfg = TrainConfig(); cfg.batch_size: what the call passes, else the class's default
             return _field_value(instance_of, node.attr, node.value.id, model, depth)  # type: ignore[union-attr]
