@@ -17,7 +17,7 @@ from mirrorguard.checker.rules import (
     mg202_batch_size_per_replica_mismatch,
     mg301_loss_averaged_per_replica,
 )
-from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
+from mirrorguard.checker.rules.base import Applicability, Case, Context, Fix, Report, Rule
 
 ALL_RULES: tuple[Rule, ...] = (
     mg000_unreadable_file.RULE,
@@ -36,4 +36,7 @@ RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
 EFFECTS = tuple(rule.effect for rule in ALL_RULES if rule.effect is not None)
 UNREADABLE = mg000_unreadable_file.RULE
 
-__all__ = ["ALL_RULES", "EFFECTS", "RULES_BY_CODE", "UNREADABLE", "Case", "Context", "FixHook", "Report", "Rule"]
+__all__ = [
+    "ALL_RULES", "EFFECTS", "RULES_BY_CODE", "UNREADABLE",
+    "Applicability", "Case", "Context", "Fix", "Report", "Rule",
+]

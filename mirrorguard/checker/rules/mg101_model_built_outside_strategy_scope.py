@@ -6,7 +6,7 @@ import ast
 from typing import Iterator
 
 from mirrorguard.checker import names as api
-from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
+from mirrorguard.checker.rules.base import Case, Context, Fix, Report, Rule
 from mirrorguard.checker.semantic import CallSite, Effect, SemanticModel, last_identifier
 
 _GRAPH_ENDS = frozenset({"input", "inputs", "output", "outputs"})
@@ -73,27 +73,19 @@ EFFECT = Effect("MG101", builds_model, makes_model=True)
 
 
 def check(context: Context) -> Iterator[Report]:
-    scope = context.scope
     for exposure in context.model.unscoped(EFFECT.code):
-        site = exposure.site
-        if context.model.kept_unreplicated(site):
+        if context.model.kept_unreplicated(exposure.site):
             continue
-        if exposure.via:
-            yield Report(site.node, f"`{exposure.via}()` builds a Keras model outside `{scope}`; "
-                                    f"call it inside `with {scope}:`")
-        else:
-            yield Report(site.node, f"`{context.callee(site.node)}` builds a Keras model outside `{scope}`; "
-                                    f"build it inside `with {scope}:`")
+        yield Report(exposure.site.node, context.outside_scope(exposure, "builds a Keras model", act="build it"))
 
 
 RULE = Rule(
     code="MG101",
     name="model-built-outside-strategy-scope",
     summary="Keras model built outside `strategy.scope()`",
-    fix="safe",
+    fix=Fix.MOVE_INTO_SCOPE,
     check=check,
     effect=EFFECT,
-    fix_hook=FixHook.MOVE_INTO_SCOPE,
     docs="""
     ## What it does
     Flags Keras model construction that does not run inside the scope of the
@@ -180,7 +172,13 @@ RULE = Rule(
         model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
         with strategy.scope():
             model.compile(optimizer="adam", loss="mse")
-        """, lines=(3,)),
+        """, lines=(3,), fixed="""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer="adam", loss="mse")
+        """),
         Case("""
         import tensorflow as tf
         from tensorflow import keras
@@ -189,7 +187,16 @@ RULE = Rule(
         strategy = tf.distribute.MirroredStrategy()
         model = build()
         model.fit(ds)
-        """, lines=(6,)),
+        """, lines=(6,), fixed="""
+        import tensorflow as tf
+        from tensorflow import keras
+        def build():
+            return keras.Sequential([keras.layers.Dense(1)])
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = build()
+        model.fit(ds)
+        """),
         Case("""
         import keras
         from tensorflow.distribute import MirroredStrategy as MS
@@ -199,6 +206,15 @@ RULE = Rule(
         net = Net()
         with strategy.scope():
             net.compile(optimizer="adam", loss="mse")
-        """, lines=(6,)),
+        """, lines=(6,), fixed="""
+        import keras
+        from tensorflow.distribute import MirroredStrategy as MS
+        class Net(keras.Model):
+            pass
+        strategy = MS()
+        with strategy.scope():
+            net = Net()
+            net.compile(optimizer="adam", loss="mse")
+        """),
     ),
 )

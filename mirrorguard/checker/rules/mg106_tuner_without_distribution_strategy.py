@@ -68,7 +68,6 @@ RULE = Rule(
     code="MG106",
     name="tuner-without-distribution-strategy",
     summary="Keras Tuner tuner built without `distribution_strategy=` while a strategy is in play",
-    fix="none",
     check=check,
     docs="""
     ## What it does

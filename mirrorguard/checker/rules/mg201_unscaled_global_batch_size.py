@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from mirrorguard.checker.rules import _batching as batching
-from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
+from mirrorguard.checker.rules.base import Case, Context, Fix, Report, Rule
 from mirrorguard.checker.semantic import SemanticModel
 
 
@@ -36,9 +36,8 @@ RULE = Rule(
     code="MG201",
     name="unscaled-global-batch-size",
     summary="Global batch size not derived from `strategy.num_replicas_in_sync`",
-    fix="unsafe",
+    fix=Fix.SCALE_BY_REPLICAS,
     check=check,
-    fix_hook=FixHook.SCALE_BY_REPLICAS,
     docs="""
     ## What it does
     In a file with a strategy in play, flags a literal or constant global batch
@@ -111,13 +110,24 @@ RULE = Rule(
         strategy = tf.distribute.MirroredStrategy()
         BATCH_SIZE = 64
         ds = ds.shuffle(100).batch(BATCH_SIZE)
-        """, lines=(4,)),
+        """, lines=(4,), fixed="""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        BATCH_SIZE = 64
+        ds = ds.shuffle(100).batch(BATCH_SIZE * strategy.num_replicas_in_sync)
+        """),
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()
         with strategy.scope():
             model = make()
         model.fit(x, y, batch_size=32)
-        """, lines=(5,)),
+        """, lines=(5,), fixed="""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = make()
+        model.fit(x, y, batch_size=32 * strategy.num_replicas_in_sync)
+        """),
     ),
 )

@@ -25,7 +25,6 @@ RULE = Rule(
     code="MG202",
     name="batch-size-per-replica-mismatch",
     summary="Per-replica and global batch sizes mixed up",
-    fix="none",
     check=check,
     docs="""
     ## What it does

@@ -215,7 +215,6 @@ RULE = Rule(
     code="MG301",
     name="loss-averaged-per-replica",
     summary="Loss averaged over one replica's examples inside a replica function",
-    fix="none",
     check=check,
     docs="""
     ## What it does

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Mapping
 
 from mirrorguard.checker import names as api
+from mirrorguard.checker.semantic.syntax import last_identifier
 from mirrorguard.checker.semantic.distribute import Builder
 from mirrorguard.checker.semantic.units import (
     END_OF_UNIT,
@@ -390,7 +391,8 @@ class SemanticModel:
                     for target in self.callees(site):
                         codes = self._target_codes(target)
                         if isinstance(target, ImportedHelper):
-                            via = target.qualified.rsplit(".", 1)[-1]
+                            # bm2() after `import build_model as bm2`: the name the user wrote
+                            via = last_identifier(site.node.func) or target.qualified.rsplit(".", 1)[-1]
                         elif target.name == "__init__" and target.class_name:
                             via = target.class_name  # Trainer(): the class, not its __init__
                         else:
