@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Iterator
 
 from mirrorguard import __version__
-from mirrorguard.checker.core import Settings, check_source
+from mirrorguard.checker.core import RuleFailed, Settings, check_source
 
 _OPTIONS = (
     ("--mirrorguard-strategy-names", "strategy_names",
@@ -98,6 +98,9 @@ class Plugin:
         tree = self.tree if isinstance(self.tree, ast.Module) else None
         try:
             findings = check_source(text, self.filename, settings, compiled=True, tree=tree)
+        except RuleFailed as exc:  # one rule's bug: say which, and keep the other rules' findings
+            sys.stderr.write(f"mirrorguard: {self.filename}: {exc}\n")
+            findings = exc.findings
         except Exception as exc:  # a checker bug must not end the user's whole flake8 run
             sys.stderr.write(f"mirrorguard: internal error on {self.filename}: {type(exc).__name__}: {exc} "
                              "(please report it; the file's other checks ran)\n")

@@ -131,7 +131,7 @@ def fixable_counts(findings: Sequence[Finding]) -> tuple[int, int]:
     """(findings whose rule has a safe fix, findings whose rule has an unsafe one)."""
     from mirrorguard.checker.rules import RULES_BY_CODE
 
-    kinds = Counter(getattr(RULES_BY_CODE.get(finding.code), "fix", "none") for finding in findings)
+    kinds = Counter(getattr(RULES_BY_CODE.get(finding.code), "fix_safety", "none") for finding in findings)
     return kinds["safe"], kinds["unsafe"]
 
 

@@ -301,6 +301,8 @@ class _Round:
         self.findings = {(f.line, f.column, f.code): f for f in findings}
         analysed = analyse_source(text, settings)
         self.strategy_names = {analysed.model.strategy_variable} - {""} if analysed is not None else set()
+        # strategy-names from the configuration: the checker takes them for strategies, so must the fixer.
+        self.configured_strategies = frozenset(settings.extra_strategy_names)
         # The analysis reports spans; the node to move or rewrite is the libcst
         # node with exactly that span (a call, or a batch-size argument).
         spans: dict[tuple[int, int, int, int], cst.CSTNode] = {}
@@ -442,7 +444,7 @@ class _Round:
                 name = st.strategy_binding(level.body[index], self.strategy_names)
                 if name is not None:
                     return name, (level.owner, index)
-        params = st.strategy_params(place.function)
+        params = st.strategy_params(place.function, self.configured_strategies)
         if params:
             return params[0], None
         return None

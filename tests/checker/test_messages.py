@@ -25,7 +25,7 @@ _SOURCE = textwrap.dedent("""\
 ])
 def test_an_imported_helper_is_named_as_the_import_binds_it(code, does, act):
     # What another file's helper does comes from its summary (cross-file analysis).
-    settings = Settings(external={".models.build_model": frozenset({code})})
+    settings = Settings(select=(code,), external={".models.build_model": frozenset({code})})
     findings = check_source(_SOURCE.format(name="build_model"), "pkg/train.py", settings)
     assert [(f.line, f.code, f.message) for f in findings] == [
         (4, code, f"`helper_alias()` {does} outside `strategy.scope()`; {act} inside `with strategy.scope():`"),
@@ -40,6 +40,6 @@ def test_a_helper_called_through_its_module_is_named_by_its_own_name():
         model = models.build_model()
         model.fit(ds)
         """)
-    settings = Settings(external={".models.build_model": frozenset({"MG101"})})
+    settings = Settings(select=("MG101",), external={".models.build_model": frozenset({"MG101"})})
     findings = check_source(source, "pkg/train.py", settings)
     assert [f.message.split(" ")[0] for f in findings] == ["`build_model()`"]

@@ -17,7 +17,7 @@ from mirrorguard.checker import names as api
 from mirrorguard.checker.rules.base import Context
 from mirrorguard.checker.semantic import CallSite, SemanticModel, Unit, dataflow, walk
 from mirrorguard.checker.semantic.distribute import PER_REPLICA_PARAMS
-from mirrorguard.checker.semantic.values import Kind, Value, parameter_origins, value_of
+from mirrorguard.checker.semantic.values import Kind, Value, dict_entry, dicts_behind, parameter_origins, value_of
 
 # Calls followed by one of these on the same chain batch for speed, not for
 # the global batch: ds.batch(1024).map(vectorize).unbatch().
@@ -179,8 +179,20 @@ def _names_behind(node: ast.AST, unit: Unit, model: SemanticModel, depth: int = 
     yield node
     if depth > _MAX_DEPTH:
         return
+    # cfg["GLOBAL"] says what that entry holds, not its siblings ({"PER": 256 // n, "GLOBAL": 256}).
+    entries: set[int] = set()
     for inner in walk(node):
-        if isinstance(inner, ast.Name):
+        if isinstance(inner, ast.Subscript) and isinstance(inner.value, ast.Name):
+            key = inner.slice.value if isinstance(inner.slice, ast.Constant) else None
+            dicts = dicts_behind(inner.value, unit, model) if isinstance(key, str) else None
+            if dicts:
+                entries.add(id(inner.value))
+                for literal, home in dicts:
+                    entry = dict_entry(literal, key)
+                    if isinstance(entry, ast.expr) and not (isinstance(entry, ast.Constant) and entry.value is None):
+                        yield from _names_behind(entry, home, model, depth + 1)
+    for inner in walk(node):
+        if isinstance(inner, ast.Name) and id(inner) not in entries:
             scope: Unit | None = unit
             while scope is not None and inner.id not in scope.bindings:
                 scope = scope.parent

@@ -98,8 +98,8 @@ class Context:
 
     def subject(self, exposure: Exposure) -> str:
         """What a scope finding names, as the user wrote it: the helper the effect
-        is reached through (```bm2()``` after ``import build_model as bm2``),
-        else the call itself (```keras.Sequential(...)```)."""
+        is reached through (``bm2()`` after ``import build_model as bm2``),
+        else the call itself (``keras.Sequential(...)``)."""
         return f"`{exposure.via}()`" if exposure.via else f"`{self.callee(exposure.site.node)}`"
 
     def outside_scope(self, exposure: Exposure, does: str, *, act: str, act_via: str = "call it",

@@ -69,7 +69,7 @@ def _rewires_existing_model(site: CallSite) -> bool:
     return all(graph_end(value) for value in values)
 
 
-EFFECT = Effect("MG101", builds_model, makes_model=True)
+EFFECT = Effect("MG101", builds_model, makes_model=True, works_on_model=True)
 
 
 def check(context: Context) -> Iterator[Report]:
@@ -137,6 +137,37 @@ RULE = Rule(
     - https://www.tensorflow.org/guide/distributed_training#use_tfdistributestrategy_with_keras_modelfit
     """,
     valid=(
+        # Built, compiled and trained to the end before any strategy exists: it never
+        # meets one (the wrong answer of the multi-GPU basics lab; MG107 reports the strategy).
+        Case("""
+        import tensorflow as tf
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        model.compile(optimizer="adam", loss="mse")
+        model.fit(ds, epochs=2)
+        strategy = tf.distribute.MirroredStrategy()
+        """),
+        # A scope factory the caller hands in (tensorflow/similarity's parametrised
+        # test_contrastive_model.py: `strategy` is None or `lambda: MirroredStrategy().scope()`).
+        Case("""
+        from contextlib import nullcontext
+        import tensorflow as tf
+        def test_save_and_reload(strategy):
+            with strategy() if strategy is not None else nullcontext():
+                model = tf.keras.Sequential([tf.keras.layers.Dense(4)])
+                model.compile(optimizer="adam", loss="mse")
+            model.fit(ds)
+        """),
+        Case("""
+        from contextlib import nullcontext
+        import tensorflow as tf
+        def train(scope_fn=None):
+            with scope_fn() if scope_fn is not None else nullcontext():
+                model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+                model.compile(optimizer="adam", loss="mse")
+            model.fit(ds)
+        strategy = tf.distribute.MirroredStrategy()
+        train(strategy.scope)
+        """),
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()

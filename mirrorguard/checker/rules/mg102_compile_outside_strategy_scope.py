@@ -42,7 +42,7 @@ def compiles_model(site: CallSite, model: SemanticModel) -> bool:
     return "model" in lowered or "net" in lowered or lowered.endswith(("classifier", "regressor"))
 
 
-EFFECT = Effect("MG102", compiles_model)
+EFFECT = Effect("MG102", compiles_model, works_on_model=True)
 
 
 def compiles_unreplicated_model(site: CallSite, model: SemanticModel) -> bool:

@@ -17,7 +17,7 @@ def loads_model(site: CallSite, model: SemanticModel) -> bool:
     return called is not None and called[0] in model.model_classes and called[1] == "from_config"
 
 
-EFFECT = Effect("MG104", loads_model, makes_model=True)
+EFFECT = Effect("MG104", loads_model, makes_model=True, works_on_model=True)
 
 
 def check(context: Context) -> Iterator[Report]:

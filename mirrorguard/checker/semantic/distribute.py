@@ -37,6 +37,7 @@ from mirrorguard.checker.semantic.units import (
     Unit,
     UnitKind,
     Use,
+    walk,
 )
 
 # Methods of a model that neither train it nor hand it to something that might.
@@ -78,6 +79,8 @@ class Facts:
     scope_vars: set[str] = field(default_factory=set)  # names bound to a strategy scope
     scope_functions: set[str] = field(default_factory=set)  # the file's functions that return a scope
     scope_decorators: set[str] = field(default_factory=set)  # decorators that run what they wrap in a scope
+    # (function, parameter) that a call of the file hands a scope factory: train(strategy.scope)
+    scope_parameters: set[tuple[str, str]] = field(default_factory=set)
     ambient_strategies: set[str] = field(default_factory=set)  # names bound to tf.distribute.get_strategy()
     scope_entered: bool = False  # a `with ...scope():` somewhere in the file
     replica_fn_names: set[str] = field(default_factory=set)  # functions given to strategy.run
@@ -160,6 +163,11 @@ class Builder(Binder):
                 return True  # the file's own helper (function, method) that returns strategy.scope()
             if any(self.is_strategy(arg) for arg in node.args):
                 return True  # with in_scope(strategy): a helper (maybe imported) that enters it
+            if isinstance(func, ast.Name) and func.id in self.unit.params and (
+                    (self.unit.name, func.id) in facts.scope_parameters or api.says_strategy(func.id)):
+                # with strategy() if strategy else nullcontext(): the scope factory the caller
+                # hands in (train(strategy.scope), a parametrised test's `strategy`)
+                return True
             last = last_identifier(func)
             return last is not None and api.says_strategy_scope(last)
         if isinstance(node, ast.Attribute) and node.attr in facts.scope_functions:
@@ -219,6 +227,7 @@ class Builder(Binder):
     def prepare(self, tree: ast.Module) -> None:
         self.facts.scope_functions |= scope_returning_functions(tree.body)
         self.facts.scope_decorators = scope_decorators(tree.body)
+        self.facts.scope_parameters = _scope_factory_parameters(tree)
 
     def on_function(self, unit: Unit, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
         for param in parameters(node.args):
@@ -495,6 +504,34 @@ class Builder(Binder):
             site.callee = AttributeCall(receiver.id, func.attr)
         elif isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and not self.qualify(receiver.func):
             site.callee = AttributeCall(receiver.func.id, func.attr)  # CsvLoader(path).dataset()
+
+
+def _scope_factory_parameters(tree: ast.Module) -> set[tuple[str, str]]:
+    """(function, parameter) pairs that a call in the module passes ``x.scope``
+    (the bound method, not called) to: ``train(strategy.scope)``."""
+    handed: list[tuple[str, int | str]] = []
+    definitions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+    for node in walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            definitions.setdefault(node.name, node)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            for index, arg in enumerate(node.args):
+                if isinstance(arg, ast.Attribute) and arg.attr == "scope":
+                    handed.append((node.func.id, index))
+            for keyword in node.keywords:
+                if keyword.arg and isinstance(keyword.value, ast.Attribute) and keyword.value.attr == "scope":
+                    handed.append((node.func.id, keyword.arg))
+    found: set[tuple[str, str]] = set()
+    for name, where in handed:
+        definition = definitions.get(name)
+        if definition is None:
+            continue
+        positional = [a.arg for a in (*definition.args.posonlyargs, *definition.args.args)]
+        if isinstance(where, str):
+            found.add((name, where))
+        elif where < len(positional):
+            found.add((name, positional[where]))
+    return found
 
 
 def _serving_function(site: CallSite) -> bool:

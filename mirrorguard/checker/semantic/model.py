@@ -51,6 +51,9 @@ class Effect:
     code: str
     matches: Callable[[CallSite, "SemanticModel"], bool]
     makes_model: bool = False
+    # Makes, loads or compiles a model: such work done, with the model, before the
+    # strategy exists never meets it (optimizers and metrics may be read later).
+    works_on_model: bool = False
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,7 @@ class SemanticModel:
         self.model_classes = self._model_classes()
         self.callback_classes = self.subclasses(api.CALLBACK_BASES)
         self._effects_by_code = {effect.code: effect for effect in self.effects}
+        self._model_work = frozenset(effect.code for effect in self.effects if effect.works_on_model)
         self._matches: dict[tuple[int, str], bool] = {}
         self._direct: dict[int, frozenset[str]] = {}
         self._exposed: dict[int, frozenset[str]] = {}
@@ -378,14 +382,39 @@ class SemanticModel:
             self._exposures = self._find_exposures()
         return (e for e in self._exposures if e.code == code)
 
+    def _strategy_created_at(self, unit: Unit) -> int | None:
+        """The walk order of the first strategy the unit itself constructs, if any."""
+        orders = [s.order for s in unit.calls if s.qualified and api.call_role(s.qualified) is api.CallRole.STRATEGY]
+        return min(orders) if orders else None
+
+    def _before_the_strategy(self, site: CallSite, created: int | None) -> bool:
+        """Does the call run, with all it makes or works on, before the strategy exists?
+        ``model = build(); model.fit(...)`` and only then ``strategy = MirroredStrategy()``:
+        that model never meets the strategy (issue 17: judge what meets it)."""
+        if created is None or site.order >= created or site.bound_in is not None:
+            return False
+        names = [*site.targets, *([site.receiver] if site.receiver else [])]
+        for name in names:
+            if "." in name:
+                return False
+            unit = site.unit
+            if any(read.order > created for read in unit.reads_of(name)):
+                return False  # used once the strategy exists (compiled in its scope, say)
+            if any(other is not unit for other in self.units_seeing(unit, name)):
+                return False  # a function reads it: it may run with the strategy
+        return True
+
     def _find_exposures(self) -> list[Exposure]:
         found: list[Exposure] = []
         seen: set[tuple[int, str]] = set()
         for root in self.roots:
+            created = self._strategy_created_at(root) if root.makes_strategy else None
             for site in root.calls:
                 if site.in_scope:
                     continue
                 direct = self.effects_of(site)
+                if direct and direct <= self._model_work and self._before_the_strategy(site, created):
+                    continue
                 exposures = [(code, None, direct) for code in sorted(direct)]
                 if not direct or self.instantiated_class(site) is not None:
                     for target in self.callees(site):
