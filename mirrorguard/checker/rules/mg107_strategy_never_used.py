@@ -18,34 +18,27 @@ _SHOWING = frozenset({"print", "repr", "str", "type", "isinstance", "id", "forma
 _TRAINING_METHODS = frozenset({"fit", "compile", "fit_generator", "train_on_batch"})
 
 
-def _parents(tree: ast.AST) -> dict[int, ast.AST]:
-    parents: dict[int, ast.AST] = {}
-    for node in walk(tree):
-        for child in ast.iter_child_nodes(node):
-            parents[id(child)] = node
-    return parents
-
-
 def _uses(name: str, tree: ast.AST) -> bool:
     """Is the strategy bound to ``name`` used anywhere: a scope, ``run``, a
     distributed dataset, any method, handed to a call or stored? Reading
     ``num_replicas_in_sync`` or printing it is no use."""
-    parents: dict[int, ast.AST] | None = None
-    for node in walk(tree):
-        if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
-            continue
-        if parents is None:
-            parents = _parents(tree)
-        parent = parents.get(id(node))
-        if isinstance(parent, ast.Attribute) and parent.attr in _INFORMATION:
-            continue
-        if isinstance(parent, ast.FormattedValue):
-            continue  # f"{strategy}"
-        if (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in _SHOWING
-                and node is not parent.func):
-            continue
-        return True
+    benign: set[int] = set()  # reads of the name that only show or count the replicas
+    for node in walk(tree):  # a parent comes before its children
+        if isinstance(node, ast.Attribute) and node.attr in _INFORMATION and isinstance(node.value, ast.Name):
+            benign.add(id(node.value))
+        elif isinstance(node, ast.FormattedValue) and isinstance(node.value, ast.Name):
+            benign.add(id(node.value))  # f"{strategy}"
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _SHOWING:
+            benign.update(id(arg) for arg in node.args if isinstance(arg, ast.Name))
+        elif (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)
+              and id(node) not in benign):
+            return True
     return False
+
+
+def _calls_a_method(name: str, model) -> bool:
+    """``strategy.scope()``, ``strategy.run(...)``...: any method call on it is a use."""
+    return any(site.receiver == name for unit in model.units for site in unit.calls)
 
 
 def check(context: Context) -> Iterator[Report]:
@@ -67,7 +60,7 @@ def check(context: Context) -> Iterator[Report]:
             if call_role(site.qualified) is not CallRole.STRATEGY:
                 continue
             name = site.targets[0]
-            if not _uses(name, tree):
+            if not _calls_a_method(name, model) and not _uses(name, tree):
                 yield Report(site.node, (
                     f"`{name}` is created but nothing uses it (no scope, `run` or distributed dataset); "
                     f"build and compile the model inside `with {name}.scope():`"

@@ -114,6 +114,8 @@ class Builder(Binder):
         self.extra_model_factories = {api.canonical(n) for n in extra_model_factories}
         self.external = external or {}
         self.facts = Facts()
+        self._tree: ast.Module | None = None
+        self._scope_factories: set[tuple[str, str]] | None = None
         self._roles: dict[CallRole, Callable[[CallSite, tuple[str, ...]], bool]] = {
             CallRole.APP_RUN: self._app_run,
             CallRole.ESTIMATOR: self._estimator,
@@ -164,7 +166,7 @@ class Builder(Binder):
             if any(self.is_strategy(arg) for arg in node.args):
                 return True  # with in_scope(strategy): a helper (maybe imported) that enters it
             if isinstance(func, ast.Name) and func.id in self.unit.params and (
-                    (self.unit.name, func.id) in facts.scope_parameters or api.says_strategy(func.id)):
+                    api.says_strategy(func.id) or (self.unit.name, func.id) in self._scope_parameters()):
                 # with strategy() if strategy else nullcontext(): the scope factory the caller
                 # hands in (train(strategy.scope), a parametrised test's `strategy`)
                 return True
@@ -177,6 +179,12 @@ class Builder(Binder):
         if isinstance(node, ast.IfExp):
             return self.is_scope(node.body) or self.is_scope(node.orelse)
         return False
+
+    def _scope_parameters(self) -> set[tuple[str, str]]:
+        """Worked out on first need (a ``with`` that calls a parameter): one walk of the module."""
+        if self._scope_factories is None:
+            self._scope_factories = self.facts.scope_parameters = _scope_factory_parameters(self._tree)
+        return self._scope_factories
 
     def _handed_in(self, receiver: ast.expr) -> bool:
         """``def build(distribution): with distribution.scope():`` and ``self.dist.scope()``:
@@ -227,7 +235,7 @@ class Builder(Binder):
     def prepare(self, tree: ast.Module) -> None:
         self.facts.scope_functions |= scope_returning_functions(tree.body)
         self.facts.scope_decorators = scope_decorators(tree.body)
-        self.facts.scope_parameters = _scope_factory_parameters(tree)
+        self._tree = tree
 
     def on_function(self, unit: Unit, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
         for param in parameters(node.args):
