@@ -21,7 +21,7 @@ def render() -> str:
         "| code | name | fix |\n|---|---|---|\n",
     ]
     for rule in ALL_RULES:
-        parts.append(f"| [{rule.code}](#{rule.code.lower()}) | {rule.name} | {rule.fix} |\n")
+        parts.append(f"| [{rule.code}](#{rule.code.lower()}) | {rule.name} | {rule.fix_safety} |\n")
     for rule in ALL_RULES:
         body = rule.render_docs().replace("\n# ", "\n## ").replace("\n## ", "\n### ")
         heading, _, rest = body.partition("\n")

@@ -26,7 +26,7 @@ from typing import Iterator
 from mirrorguard import __version__
 from mirrorguard.checker import source as sources
 from mirrorguard.checker.core import DEFAULT_OFF as CORE_DEFAULT_OFF
-from mirrorguard.checker.core import Settings, check_source
+from mirrorguard.checker.core import RuleFailed, Settings, check_source
 
 _OPTIONS = (
     ("--mirrorguard-strategy-names", "strategy_names",
@@ -100,15 +100,18 @@ class Plugin:
         tree = self.tree if isinstance(self.tree, ast.Module) else None
         try:
             findings = check_source(text, self.filename, settings, compiled=True, tree=tree)
-            if sources.names_mg_noqa(text):
-                # MG001: flake8 applies `# noqa` itself, so the plugin sees every finding and can
-                # tell which of the file's `# noqa: MGxxx` codes silence one.
-                from mirrorguard.checker.rules.mg001_unused_noqa import unused_noqa
-
-                findings = sorted(findings + unused_noqa(text, self.filename, settings, findings))
+        except RuleFailed as exc:  # one rule's bug: say which, and keep the other rules' findings
+            sys.stderr.write(f"mirrorguard: {self.filename}: {exc}\n")
+            findings = exc.findings
         except Exception as exc:  # a checker bug must not end the user's whole flake8 run
             sys.stderr.write(f"mirrorguard: internal error on {self.filename}: {type(exc).__name__}: {exc} "
                              "(please report it; the file's other checks ran)\n")
             return
+        if sources.names_mg_noqa(text):
+            # MG001: flake8 applies `# noqa` itself, so the plugin sees every finding and can
+            # tell which of the file's `# noqa: MGxxx` codes silence one.
+            from mirrorguard.checker.rules.mg001_unused_noqa import unused_noqa
+
+            findings = sorted(findings + unused_noqa(text, self.filename, settings, findings))
         for finding in findings:
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)

@@ -111,6 +111,8 @@ def check_source(
 ) -> list[Finding]:
     """Findings for one module's source text, sorted by position.
 
+    Raises :class:`RuleFailed` (with the other rules' findings) when a rule raises.
+
     ``compiled`` says the caller already knows CPython accepts the text (flake8
     compiled it), which saves compiling it again; ``tree`` is that caller's
     ``ast`` of the text, which saves parsing it again.
@@ -149,7 +151,35 @@ def check_source_and_imports(
         module, _, name = qualified.rpartition(".")
         if module and module.strip("."):
             modules.setdefault(module, set()).add(name)
-    return findings, tuple((m, tuple(sorted(n))) for m, n in sorted(modules.items()))
+    imports = tuple((m, tuple(sorted(n))) for m, n in sorted(modules.items()))
+    if analysed.failures:
+        raise RuleFailed(analysed.failures, findings, imports)
+    return findings, imports
+
+
+@dataclass(frozen=True)
+class RuleFailure:
+    """A rule that raised on a file: a bug of mirrorguard's, never the file's."""
+
+    code: str
+    name: str
+    error: BaseException
+
+    def describe(self) -> str:
+        return f"internal error in rule {self.code} ({self.name}): {type(self.error).__name__}: {self.error}"
+
+
+class RuleFailed(Exception):
+    """One or more rules raised on a file. The other rules' findings (and the
+    imports cross-file analysis needs) come with it: a run reports them, says
+    which rule failed on which file, and exits 2, as ruff does for a panic."""
+
+    def __init__(self, failures: list[RuleFailure], findings: list[Finding], imports: "Imports" = ()) -> None:
+        super().__init__("; ".join(failure.describe() for failure in failures)
+                         + " (please report it; the other rules still reported)")
+        self.failures = failures
+        self.findings = findings
+        self.imports = imports
 
 
 @dataclass(frozen=True)
@@ -167,6 +197,7 @@ class Analysed:
     model: "SemanticModel"
     context: "Context"
     reports: list[RuleReport]
+    failures: list[RuleFailure] = field(default_factory=list)
 
 
 def analyse_source(text: str, settings: Settings = DEFAULT_SETTINGS, *,
@@ -191,18 +222,24 @@ def analyse_source(text: str, settings: Settings = DEFAULT_SETTINGS, *,
             external=settings.external,
         )
         context = Context(model, Positions(text))
-        reports = []
-        if model.strategy_in_play:
-            reports = [
-                RuleReport(rule, report)
-                for rule in ALL_RULES
-                if rule.check is not None and settings.enabled(rule.code)
-                for report in rule.check(context)
-            ]
     except (RecursionError, SyntaxError, ValueError, MemoryError):
         # Nested too deeply for the walk (CPython compiled it): nothing to judge.
         return None
-    return Analysed(model, context, reports)
+    reports: list[RuleReport] = []
+    failures: list[RuleFailure] = []
+    if model.strategy_in_play:
+        for rule in ALL_RULES:
+            if rule.check is None or not settings.enabled(rule.code):
+                continue
+            # Each rule on its own: one that raises is our bug, reported as such,
+            # and never silences the others (MG101 included).
+            try:
+                reports.extend(RuleReport(rule, report) for report in rule.check(context))
+            except (RecursionError, MemoryError):
+                continue  # nested too deeply for this rule's own walk: nothing it can judge
+            except Exception as exc:
+                failures.append(RuleFailure(rule.code, rule.name, exc))
+    return Analysed(model, context, reports, failures)
 
 
 def _findings(analysed: Analysed, text: str, path: str, settings: Settings) -> list[Finding]:

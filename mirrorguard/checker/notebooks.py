@@ -23,6 +23,7 @@ from mirrorguard.checker import source as sources
 from mirrorguard.checker.core import (
     DEFAULT_SETTINGS,
     Imports,
+    RuleFailed,
     Settings,
     check_source_and_imports,
     unreadable_findings,
@@ -284,7 +285,11 @@ def check_notebook_source_and_imports(
     findings = []
     for cell, why in rejected:
         findings.extend(replace(f, cell=cell.number) for f in unreadable_findings(path, why, settings))
-    found, imports = check_source_and_imports(text, path, settings, compiled=True)
+    failed: RuleFailed | None = None
+    try:
+        found, imports = check_source_and_imports(text, path, settings, compiled=True)
+    except RuleFailed as exc:
+        found, imports, failed = exc.findings, exc.imports, exc
     for finding in found:
         cell = _cell_of(placed, finding.line)
         line = finding.line - cell.first_line + 1
@@ -296,7 +301,10 @@ def check_notebook_source_and_imports(
         findings.append(replace(finding, line=line, column=column, cell=cell.number,
                                 end_line=end_line, end_column=end_column))
     findings.extend(_written_scripts(cells, path, settings))
-    return sorted(findings, key=lambda f: (f.cell or 0, f.line, f.column, f.code)), imports
+    ordered = sorted(findings, key=lambda f: (f.cell or 0, f.line, f.column, f.code))
+    if failed is not None:
+        raise RuleFailed(failed.failures, ordered, imports)
+    return ordered, imports
 
 
 # ``%%writefile main.py`` (tensorflow/docs' multi-worker tutorials write their

@@ -141,7 +141,7 @@ def fix_applicability(code: str) -> str | None:
     """"safe" or "unsafe" for a code whose rule has a fix, else None."""
     from mirrorguard.checker.rules import RULES_BY_CODE
 
-    kind = getattr(RULES_BY_CODE.get(code), "fix", "none")
+    kind = getattr(RULES_BY_CODE.get(code), "fix_safety", "none")
     return kind if kind in ("safe", "unsafe") else None
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Mapping, Sequence
 
 from mirrorguard.checker import source as sources
-from mirrorguard.checker.core import Settings, check_source_and_imports, unreadable_findings
+from mirrorguard.checker.core import RuleFailed, Settings, check_source_and_imports, unreadable_findings
 from mirrorguard.checker.files import SKIPPED_DIRS
 from mirrorguard.checker.findings import Finding
 from mirrorguard.checker.notebooks import NOTEBOOK_SUFFIX, check_notebook_source_and_imports
@@ -84,6 +84,8 @@ def check_path(path: str, settings: Settings, want_imports: bool = False,
             result.warning = (f"{path}:{why.line}:{why.column}: {why.reason}; "
                               "checked as latin-1 text, as flake8 reads it")
         return result
+    except RuleFailed as exc:  # a rule's bug: the other rules' findings still count
+        return FileResult(path, exc.findings, exc.imports if want_imports else (), error=str(exc))
     except Exception as exc:  # a bug in the checker must not end the run
         return FileResult(path, error=f"internal error: {type(exc).__name__}: {exc}")
 

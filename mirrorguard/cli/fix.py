@@ -44,8 +44,8 @@ def fix_description() -> str:
     """What `fix` mends, read from the rules registry: which rules have a safe fix, which an unsafe one."""
     from mirrorguard.checker.rules import ALL_RULES
 
-    safe = code_ranges(rule.code for rule in ALL_RULES if rule.fix == "safe")
-    unsafe = code_ranges(rule.code for rule in ALL_RULES if rule.fix == "unsafe")
+    safe = code_ranges(rule.code for rule in ALL_RULES if rule.fix_safety == "safe")
+    unsafe = code_ranges(rule.code for rule in ALL_RULES if rule.fix_safety == "unsafe")
     text = f"Apply the safe fixes ({safe or 'none'})"
     if unsafe:
         text += f", and with --unsafe-fixes also {unsafe}"

@@ -214,7 +214,7 @@ def fix_reported(path: str, reported: list[Finding], settings: Settings = DEFAUL
             # What the per-file fix does not see: a rule without a fix (MG001 is found by the
             # run, not the fixer) says so; the rest is cross-file.
             rule = RULES_BY_CODE.get(finding.code)
-            done.left.append((finding, NO_FIX if rule is not None and rule.fix == "none" else CROSS_FILE))
+            done.left.append((finding, NO_FIX if rule is not None and rule.fix_safety == "none" else CROSS_FILE))
         elif not write:  # nothing written: where it is in the file as it stands
             done.left.append((finding, matches.pop(0)[1]))
         else:

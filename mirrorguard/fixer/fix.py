@@ -44,11 +44,12 @@ from mirrorguard.fixer import statements as st
 from mirrorguard.checker import source as sources
 from mirrorguard.fixer.lines import Lines, is_blank, split_lines
 
-from mirrorguard.checker.rules import ALL_RULES, FixHook
+from mirrorguard.checker.rules import ALL_RULES, Applicability, Fix
 
-# Each rule says how it is fixed (its fix hook); the fixer knows the hooks, not the rules.
-SAFE_CODES = frozenset(r.code for r in ALL_RULES if r.fix_hook is FixHook.MOVE_INTO_SCOPE)
-UNSAFE_CODES = frozenset(r.code for r in ALL_RULES if r.fix_hook is FixHook.SCALE_BY_REPLICAS)
+# Each rule declares its fix and that fix's safety; the fixer knows the fixes, not the rules.
+FIX_OF = {r.code: r.fix for r in ALL_RULES if r.fix is not Fix.NONE}
+SAFE_CODES = frozenset(code for code, fix in FIX_OF.items() if fix.applicability is Applicability.SAFE)
+UNSAFE_CODES = frozenset(code for code, fix in FIX_OF.items() if fix.applicability is Applicability.UNSAFE)
 UNREADABLE_CODE = "MG000"
 NEEDS_UNSAFE = "the fix changes the global batch size on multi-replica machines; apply it with --unsafe-fixes"
 NO_FIX = "no automatic fix for this rule"
@@ -300,6 +301,8 @@ class _Round:
         self.findings = {(f.line, f.column, f.code): f for f in findings}
         analysed = analyse_source(text, settings)
         self.strategy_names = {analysed.model.strategy_variable} - {""} if analysed is not None else set()
+        # strategy-names from the configuration: the checker takes them for strategies, so must the fixer.
+        self.configured_strategies = frozenset(settings.extra_strategy_names)
         # The analysis reports spans; the node to move or rewrite is the libcst
         # node with exactly that span (a call, or a batch-size argument).
         spans: dict[tuple[int, int, int, int], cst.CSTNode] = {}
@@ -404,7 +407,7 @@ class _Round:
         place = st.place_of(target.node, self.parents)
         if place is None:
             return _Plan.refused("it is not part of a statement the fixer can move")
-        if target.code in UNSAFE_CODES:
+        if FIX_OF[target.code] is Fix.SCALE_BY_REPLICAS:
             return self.plan_batch(target, place)
         statement = place.inner.statement
         if not isinstance(statement, cst.SimpleStatementLine):
@@ -441,7 +444,7 @@ class _Round:
                 name = st.strategy_binding(level.body[index], self.strategy_names)
                 if name is not None:
                     return name, (level.owner, index)
-        params = st.strategy_params(place.function)
+        params = st.strategy_params(place.function, self.configured_strategies)
         if params:
             return params[0], None
         return None

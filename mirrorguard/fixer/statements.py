@@ -361,9 +361,11 @@ def scope_names(module: cst.Module, strategy: str) -> set[str]:
     return found
 
 
-def strategy_params(function: cst.FunctionDef | None) -> list[str]:
+def strategy_params(function: cst.FunctionDef | None, configured: frozenset[str] | set[str] = frozenset()) -> list[str]:
+    """The function's parameters that hold a strategy: named like one, or named in
+    the configured ``strategy-names`` (what the checker also takes for a strategy)."""
     if function is None:
         return []
     params = function.params
     every = [*params.posonly_params, *params.params, *params.kwonly_params]
-    return [p.name.value for p in every if api.says_strategy(p.name.value)]
+    return [p.name.value for p in every if api.says_strategy(p.name.value) or p.name.value in configured]

@@ -247,7 +247,7 @@ def test_fix_help_names_the_fixable_rules_from_the_registry(tmp_path, capsys, mo
 
     code, out, _ = run(capsys, monkeypatch, tmp_path, "fix", "--help")
     text = " ".join(out.split())
-    safe = code_ranges(rule.code for rule in ALL_RULES if rule.fix == "safe")
+    safe = code_ranges(rule.code for rule in ALL_RULES if rule.fix_safety == "safe")
     assert code == 0 and f"Apply the safe fixes ({safe})" in text
     assert code_ranges(["MG101", "MG102", "MG103", "MG105", "MG201"]) == "MG101-MG103, MG105, MG201"
 

@@ -14,6 +14,7 @@ from mirrorguard.checker.rules import (
     mg104_model_loaded_outside_strategy_scope,
     mg105_variable_created_outside_strategy_scope,
     mg106_tuner_without_distribution_strategy,
+    mg107_strategy_never_used,
     mg201_unscaled_global_batch_size,
     mg202_batch_size_per_replica_mismatch,
     mg301_loss_averaged_per_replica,
@@ -23,7 +24,7 @@ from mirrorguard.checker.rules import (
     mg404_keras3_fit_under_multi_worker_strategy,
     mg405_in_memory_dataset_not_sharded,
 )
-from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
+from mirrorguard.checker.rules.base import Applicability, Case, Context, Fix, Report, Rule
 
 ALL_RULES: tuple[Rule, ...] = (
     mg000_unreadable_file.RULE,
@@ -34,6 +35,7 @@ ALL_RULES: tuple[Rule, ...] = (
     mg104_model_loaded_outside_strategy_scope.RULE,
     mg105_variable_created_outside_strategy_scope.RULE,
     mg106_tuner_without_distribution_strategy.RULE,
+    mg107_strategy_never_used.RULE,
     mg201_unscaled_global_batch_size.RULE,
     mg202_batch_size_per_replica_mismatch.RULE,
     mg301_loss_averaged_per_replica.RULE,
@@ -48,4 +50,7 @@ RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
 EFFECTS = tuple(rule.effect for rule in ALL_RULES if rule.effect is not None)
 UNREADABLE = mg000_unreadable_file.RULE
 
-__all__ = ["ALL_RULES", "EFFECTS", "RULES_BY_CODE", "UNREADABLE", "Case", "Context", "FixHook", "Report", "Rule"]
+__all__ = [
+    "ALL_RULES", "EFFECTS", "RULES_BY_CODE", "UNREADABLE",
+    "Applicability", "Case", "Context", "Fix", "Report", "Rule",
+]

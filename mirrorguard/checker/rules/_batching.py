@@ -16,8 +16,8 @@ from typing import Iterator
 from mirrorguard.checker import names as api
 from mirrorguard.checker.rules.base import Context
 from mirrorguard.checker.semantic import CallSite, SemanticModel, Unit, dataflow, walk
-from mirrorguard.checker.semantic.builder import PER_REPLICA_PARAMS
-from mirrorguard.checker.semantic.values import Kind, Value, parameter_origins, value_of
+from mirrorguard.checker.semantic.distribute import PER_REPLICA_PARAMS
+from mirrorguard.checker.semantic.values import Kind, Value, dict_entry, dicts_behind, parameter_origins, value_of
 
 # Calls followed by one of these on the same chain batch for speed, not for
 # the global batch: ds.batch(1024).map(vectorize).unbatch().
@@ -113,9 +113,9 @@ def judged(site: CallSite, model: SemanticModel) -> bool:
     feeds a layer's ``adapt()``, or only a host-side ``for`` loop."""
     if model.runs_per_replica(site) or site.single_device:
         return False
-    if site.unit.name in model.b.estimator_input_fns:
+    if model.is_estimator_input_fn(site.unit):
         return False  # an Estimator's input_fn: the Estimator batches per replica itself
-    if site.unit.name in model.b.element_fn_names or site.is_inside(lambda o: o.method in api.ELEMENT_FUNCTION_METHODS):
+    if model.is_element_function(site.unit) or site.is_inside(lambda o: o.method in api.ELEMENT_FUNCTION_METHODS):
         return False  # flat_map(lambda w: w.batch(WINDOW)): batches one window, not the dataset
     if site.chained and (_UNBATCHING.intersection(site.chained) or api.BATCH_METHODS.intersection(site.chained)):
         return False
@@ -179,8 +179,20 @@ def _names_behind(node: ast.AST, unit: Unit, model: SemanticModel, depth: int = 
     yield node
     if depth > _MAX_DEPTH:
         return
+    # cfg["GLOBAL"] says what that entry holds, not its siblings ({"PER": 256 // n, "GLOBAL": 256}).
+    entries: set[int] = set()
     for inner in walk(node):
-        if isinstance(inner, ast.Name):
+        if isinstance(inner, ast.Subscript) and isinstance(inner.value, ast.Name):
+            key = inner.slice.value if isinstance(inner.slice, ast.Constant) else None
+            dicts = dicts_behind(inner.value, unit, model) if isinstance(key, str) else None
+            if dicts:
+                entries.add(id(inner.value))
+                for literal, home in dicts:
+                    entry = dict_entry(literal, key)
+                    if isinstance(entry, ast.expr) and not (isinstance(entry, ast.Constant) and entry.value is None):
+                        yield from _names_behind(entry, home, model, depth + 1)
+    for inner in walk(node):
+        if isinstance(inner, ast.Name) and id(inner) not in entries:
             scope: Unit | None = unit
             while scope is not None and inner.id not in scope.bindings:
                 scope = scope.parent

@@ -1,5 +1,6 @@
-"""What a rule is: a code, a name, its docs in ruff's shape, its cases, its
-check over the semantic model, and how `mirrorguard fix` mends it."""
+"""What a rule is: a code, a name, its docs in ruff's shape, its cases (invalid
+ones with their expected fix), its check over the semantic model, and the fix
+`mirrorguard fix` applies with that fix's safety."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-from mirrorguard.checker.semantic import Effect, SemanticModel
+from mirrorguard.checker.semantic import Effect, Exposure, SemanticModel
 from mirrorguard.checker.semantic.positions import Positions
 
 DOCS_URL = "https://github.com/mirrorguard/mirrorguard/blob/main/docs/rules.md#{code}"
@@ -17,14 +18,22 @@ DOCS_URL = "https://github.com/mirrorguard/mirrorguard/blob/main/docs/rules.md#{
 
 @dataclass(frozen=True)
 class Case:
-    """A source snippet and the lines (1-based) where the rule must fire."""
+    """A source snippet, the lines (1-based) where the rule must fire, and, for
+    an invalid case of a fixable rule, the source its fix must produce
+    (Fixit's ``expected_replacement``): the rule's docs, cases and fix are
+    tested together (tests/checker/test_rule_fixes.py)."""
 
     source: str
     lines: tuple[int, ...] = ()
+    fixed: str | None = None
 
     @property
     def code(self) -> str:
         return textwrap.dedent(self.source).lstrip("\n")
+
+    @property
+    def fixed_code(self) -> str | None:
+        return None if self.fixed is None else textwrap.dedent(self.fixed).lstrip("\n")
 
 
 @dataclass(frozen=True)
@@ -35,12 +44,27 @@ class Report:
     message: str
 
 
-class FixHook(enum.Enum):
-    """How `mirrorguard fix` mends a finding of the rule."""
+class Applicability(enum.Enum):
+    """Whether a fix may be applied without asking (ruff's applicability)."""
 
-    NONE = "none"
-    MOVE_INTO_SCOPE = "move-into-scope"  # move the statement into `with strategy.scope():`
-    SCALE_BY_REPLICAS = "scale-by-replicas"  # N becomes N * strategy.num_replicas_in_sync
+    SAFE = "safe"  # keeps what the program means: applied by `mirrorguard fix`
+    UNSAFE = "unsafe"  # changes what it computes: only with `--unsafe-fixes`
+
+
+class Fix(enum.Enum):
+    """How `mirrorguard fix` mends a finding of the rule, and how safe that is:
+    a rule declares one, and the fixer, the docs' "Fix safety" line and the
+    "N fixable" count all read it."""
+
+    NONE = ("none", None)
+    # Move the statement (with what it needs) into `with strategy.scope():`.
+    MOVE_INTO_SCOPE = ("move-into-scope", Applicability.SAFE)
+    # N becomes N * strategy.num_replicas_in_sync: a different global batch on many replicas.
+    SCALE_BY_REPLICAS = ("scale-by-replicas", Applicability.UNSAFE)
+
+    def __init__(self, label: str, applicability: Applicability | None) -> None:
+        self.label = label
+        self.applicability = applicability
 
 
 class Context:
@@ -72,6 +96,20 @@ class Context:
     def scope(self) -> str:
         return f"{self.model.strategy_name}.scope()"
 
+    def subject(self, exposure: Exposure) -> str:
+        """What a scope finding names, as the user wrote it: the helper the effect
+        is reached through (``bm2()`` after ``import build_model as bm2``),
+        else the call itself (``keras.Sequential(...)``)."""
+        return f"`{exposure.via}()`" if exposure.via else f"`{self.callee(exposure.site.node)}`"
+
+    def outside_scope(self, exposure: Exposure, does: str, *, act: str, act_via: str = "call it",
+                      subject: str | None = None, then: str = "") -> str:
+        """The MG1xx message: "<subject> <does> outside `S`<then>; <act> inside `with S:`",
+        where a helper's caller is told to ``act_via`` (call it inside) instead."""
+        scope = self.scope
+        return (f"{subject or self.subject(exposure)} {does} outside `{scope}`{then}; "
+                f"{act_via if exposure.via else act} inside `with {scope}:`")
+
 
 Check = Callable[[Context], Iterator[Report]]
 
@@ -82,12 +120,11 @@ class Rule:
     name: str
     summary: str
     docs: str
-    fix: str  # "safe", "unsafe" or "none"
+    fix: Fix = Fix.NONE
     check: Check | None = None
     # The rule's predicate over one call, when the rule is about something that
     # must run inside a strategy scope: the model follows it through helpers.
     effect: Effect | None = None
-    fix_hook: FixHook = FixHook.NONE
     valid: tuple[Case, ...] = field(default=())
     invalid: tuple[Case, ...] = field(default=())
     default_enabled: bool = True
@@ -96,11 +133,17 @@ class Rule:
     def help_uri(self) -> str:
         return DOCS_URL.format(code=self.code.lower())
 
+    @property
+    def fix_safety(self) -> str:
+        """"safe", "unsafe" or "none": the rules table's column."""
+        applicability = self.fix.applicability
+        return applicability.value if applicability is not None else "none"
+
     def render_docs(self) -> str:
         fix_line = {
             "safe": "A safe fix is available (`mirrorguard fix`).",
             "unsafe": "An unsafe fix is available (`mirrorguard fix --unsafe-fixes`).",
             "none": "No automatic fix.",
-        }[self.fix]
+        }[self.fix_safety]
         body = textwrap.dedent(self.docs).strip()
         return f"# {self.name} ({self.code})\n\n{self.summary}.\n\n{body}\n\n## Fix safety\n{fix_line}\n"

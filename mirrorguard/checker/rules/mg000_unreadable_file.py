@@ -6,7 +6,6 @@ RULE = Rule(
     code="MG000",
     name="unreadable-file",
     summary="A file that cannot be decoded or parsed",
-    fix="none",
     docs="""
     ## What it does
     Reports a file that Python itself would refuse: bytes that do not decode in

@@ -6,7 +6,7 @@ import ast
 from typing import Iterator
 
 from mirrorguard.checker import names as api
-from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
+from mirrorguard.checker.rules.base import Case, Context, Fix, Report, Rule
 from mirrorguard.checker.semantic import CallSite, Effect, SemanticModel, last_identifier
 
 _GRAPH_ENDS = frozenset({"input", "inputs", "output", "outputs"})
@@ -69,31 +69,23 @@ def _rewires_existing_model(site: CallSite) -> bool:
     return all(graph_end(value) for value in values)
 
 
-EFFECT = Effect("MG101", builds_model, makes_model=True)
+EFFECT = Effect("MG101", builds_model, makes_model=True, works_on_model=True)
 
 
 def check(context: Context) -> Iterator[Report]:
-    scope = context.scope
     for exposure in context.model.unscoped(EFFECT.code):
-        site = exposure.site
-        if context.model.kept_unreplicated(site):
+        if context.model.kept_unreplicated(exposure.site):
             continue
-        if exposure.via:
-            yield Report(site.node, f"`{exposure.via}()` builds a Keras model outside `{scope}`; "
-                                    f"call it inside `with {scope}:`")
-        else:
-            yield Report(site.node, f"`{context.callee(site.node)}` builds a Keras model outside `{scope}`; "
-                                    f"build it inside `with {scope}:`")
+        yield Report(exposure.site.node, context.outside_scope(exposure, "builds a Keras model", act="build it"))
 
 
 RULE = Rule(
     code="MG101",
     name="model-built-outside-strategy-scope",
     summary="Keras model built outside `strategy.scope()`",
-    fix="safe",
+    fix=Fix.MOVE_INTO_SCOPE,
     check=check,
     effect=EFFECT,
-    fix_hook=FixHook.MOVE_INTO_SCOPE,
     docs="""
     ## What it does
     Flags Keras model construction that does not run inside the scope of the
@@ -145,6 +137,37 @@ RULE = Rule(
     - https://www.tensorflow.org/guide/distributed_training#use_tfdistributestrategy_with_keras_modelfit
     """,
     valid=(
+        # Built, compiled and trained to the end before any strategy exists: it never
+        # meets one (the wrong answer of the multi-GPU basics lab; MG107 reports the strategy).
+        Case("""
+        import tensorflow as tf
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        model.compile(optimizer="adam", loss="mse")
+        model.fit(ds, epochs=2)
+        strategy = tf.distribute.MirroredStrategy()
+        """),
+        # A scope factory the caller hands in (tensorflow/similarity's parametrised
+        # test_contrastive_model.py: `strategy` is None or `lambda: MirroredStrategy().scope()`).
+        Case("""
+        from contextlib import nullcontext
+        import tensorflow as tf
+        def test_save_and_reload(strategy):
+            with strategy() if strategy is not None else nullcontext():
+                model = tf.keras.Sequential([tf.keras.layers.Dense(4)])
+                model.compile(optimizer="adam", loss="mse")
+            model.fit(ds)
+        """),
+        Case("""
+        from contextlib import nullcontext
+        import tensorflow as tf
+        def train(scope_fn=None):
+            with scope_fn() if scope_fn is not None else nullcontext():
+                model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+                model.compile(optimizer="adam", loss="mse")
+            model.fit(ds)
+        strategy = tf.distribute.MirroredStrategy()
+        train(strategy.scope)
+        """),
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()
@@ -180,7 +203,13 @@ RULE = Rule(
         model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
         with strategy.scope():
             model.compile(optimizer="adam", loss="mse")
-        """, lines=(3,)),
+        """, lines=(3,), fixed="""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer="adam", loss="mse")
+        """),
         Case("""
         import tensorflow as tf
         from tensorflow import keras
@@ -189,7 +218,16 @@ RULE = Rule(
         strategy = tf.distribute.MirroredStrategy()
         model = build()
         model.fit(ds)
-        """, lines=(6,)),
+        """, lines=(6,), fixed="""
+        import tensorflow as tf
+        from tensorflow import keras
+        def build():
+            return keras.Sequential([keras.layers.Dense(1)])
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = build()
+        model.fit(ds)
+        """),
         Case("""
         import keras
         from tensorflow.distribute import MirroredStrategy as MS
@@ -199,6 +237,15 @@ RULE = Rule(
         net = Net()
         with strategy.scope():
             net.compile(optimizer="adam", loss="mse")
-        """, lines=(6,)),
+        """, lines=(6,), fixed="""
+        import keras
+        from tensorflow.distribute import MirroredStrategy as MS
+        class Net(keras.Model):
+            pass
+        strategy = MS()
+        with strategy.scope():
+            net = Net()
+            net.compile(optimizer="adam", loss="mse")
+        """),
     ),
 )

@@ -8,7 +8,7 @@ from typing import Iterator
 from mirrorguard.checker import names as api
 from mirrorguard.checker.rules import mg101_model_built_outside_strategy_scope as mg101
 from mirrorguard.checker.rules import mg104_model_loaded_outside_strategy_scope as mg104
-from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
+from mirrorguard.checker.rules.base import Case, Context, Fix, Report, Rule
 from mirrorguard.checker.semantic import CallSite, Effect, SemanticModel
 
 _MODEL_MAKERS = frozenset({mg101.EFFECT.code, mg104.EFFECT.code})
@@ -42,7 +42,7 @@ def compiles_model(site: CallSite, model: SemanticModel) -> bool:
     return "model" in lowered or "net" in lowered or lowered.endswith(("classifier", "regressor"))
 
 
-EFFECT = Effect("MG102", compiles_model)
+EFFECT = Effect("MG102", compiles_model, works_on_model=True)
 
 
 def compiles_unreplicated_model(site: CallSite, model: SemanticModel) -> bool:
@@ -51,27 +51,24 @@ def compiles_unreplicated_model(site: CallSite, model: SemanticModel) -> bool:
 
 
 def check(context: Context) -> Iterator[Report]:
-    scope = context.scope
     for exposure in context.model.unscoped(EFFECT.code):
         site = exposure.site
         if exposure.via:
             if exposure.codes & _MODEL_MAKERS and context.model.kept_unreplicated(site):
                 continue  # a factory that builds and compiles a copy kept out on purpose (see MG101)
-            yield Report(site.node, f"`{exposure.via}()` calls `compile()` outside `{scope}`; "
-                                    f"call it inside `with {scope}:`")
+            yield Report(site.node, context.outside_scope(exposure, "calls `compile()`", act="call it"))
         elif not compiles_unreplicated_model(site, context.model):
-            yield Report(site.node, f"`{context.code(site.node.func)}()` is called outside `{scope}`; "
-                                    f"compile inside `with {scope}:`")
+            yield Report(site.node, context.outside_scope(exposure, "is called", act="compile",
+                                                          subject=f"`{context.code(site.node.func)}()`"))
 
 
 RULE = Rule(
     code="MG102",
     name="compile-outside-strategy-scope",
     summary="`model.compile()` called outside `strategy.scope()`",
-    fix="safe",
+    fix=Fix.MOVE_INTO_SCOPE,
     check=check,
     effect=EFFECT,
-    fix_hook=FixHook.MOVE_INTO_SCOPE,
     docs="""
     ## What it does
     Flags `model.compile(...)` that does not run inside the strategy's scope,
@@ -122,7 +119,13 @@ RULE = Rule(
         with strategy.scope():
             model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
         model.compile(optimizer="adam", loss="mse")
-        """, lines=(5,)),
+        """, lines=(5,), fixed="""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer="adam", loss="mse")
+        """),
         Case("""
         import tensorflow as tf
         def unfreeze(model):
@@ -133,6 +136,16 @@ RULE = Rule(
             model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
             model.compile(optimizer="adam", loss="mse")
         unfreeze(model)
-        """, lines=(9,)),
+        """, lines=(9,), fixed="""
+        import tensorflow as tf
+        def unfreeze(model):
+            model.trainable = True
+            model.compile(optimizer=tf.keras.optimizers.Adam(1e-5), loss="mse")
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer="adam", loss="mse")
+            unfreeze(model)
+        """),
     ),
 )

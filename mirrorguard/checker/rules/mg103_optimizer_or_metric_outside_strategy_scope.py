@@ -9,7 +9,7 @@ from mirrorguard.checker import names as api
 from mirrorguard.checker.rules import mg101_model_built_outside_strategy_scope as mg101
 from mirrorguard.checker.rules import mg102_compile_outside_strategy_scope as mg102
 from mirrorguard.checker.rules import mg104_model_loaded_outside_strategy_scope as mg104
-from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
+from mirrorguard.checker.rules.base import Case, Context, Fix, Report, Rule
 from mirrorguard.checker.semantic import CallSite, Effect, SemanticModel, Unit, walk
 from mirrorguard.checker.semantic.units import END_OF_UNIT, BindingKind
 
@@ -149,7 +149,6 @@ def _callee_trains(site: CallSite, model: SemanticModel) -> bool:
 
 def check(context: Context) -> Iterator[Report]:
     model = context.model
-    scope = context.scope
     for exposure in model.unscoped(EFFECT.code):
         site = exposure.site
         if exposure.via and exposure.codes & _MODEL_WORK:
@@ -157,22 +156,20 @@ def check(context: Context) -> Iterator[Report]:
         if not (used_with_strategy(site, model) or (exposure.via and _helper_hands_it_on(site, model))):
             continue
         if exposure.via:
-            what, kind = f"`{exposure.via}()`", "an optimizer or metric"
+            kind = "an optimizer or metric"
         else:
-            what = f"`{context.callee(site.node)}`"
             kind = "a metric" if site.qualified and api.creates_metric(site.qualified[0]) else "an optimizer"
-        yield Report(site.node, f"{what} creates {kind} outside `{scope}` that the "
-                                f"strategy's model uses; create it inside `with {scope}:`")
+        yield Report(site.node, context.outside_scope(exposure, f"creates {kind}", act="create it",
+                                                      act_via="create it", then=" that the strategy's model uses"))
 
 
 RULE = Rule(
     code="MG103",
     name="optimizer-or-metric-outside-strategy-scope",
     summary="Optimizer or metric object created outside `strategy.scope()` and used with the strategy's model",
-    fix="safe",
+    fix=Fix.MOVE_INTO_SCOPE,
     check=check,
     effect=EFFECT,
-    fix_hook=FixHook.MOVE_INTO_SCOPE,
     docs="""
     ## What it does
     Flags optimizer objects (`keras.optimizers.*`, `LossScaleOptimizer`) and
@@ -222,7 +219,14 @@ RULE = Rule(
         with strategy.scope():
             model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
             model.compile(optimizer=optimizer, loss="mse")
-        """, lines=(3,)),
+        """, lines=(3,), fixed="""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            optimizer = tf.keras.optimizers.Adam(1e-3)
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer=optimizer, loss="mse")
+        """),
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()
@@ -230,6 +234,13 @@ RULE = Rule(
         with strategy.scope():
             model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
             model.compile(optimizer="adam", loss="mse", metrics=metrics)
-        """, lines=(3,)),
+        """, lines=(3,), fixed="""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            metrics = [tf.keras.metrics.AUC(), "accuracy"]
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer="adam", loss="mse", metrics=metrics)
+        """),
     ),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from mirrorguard.checker import names as api
-from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
+from mirrorguard.checker.rules.base import Case, Context, Fix, Report, Rule
 from mirrorguard.checker.semantic import CallSite, Effect, SemanticModel
 
 
@@ -17,28 +17,23 @@ def loads_model(site: CallSite, model: SemanticModel) -> bool:
     return called is not None and called[0] in model.model_classes and called[1] == "from_config"
 
 
-EFFECT = Effect("MG104", loads_model, makes_model=True)
+EFFECT = Effect("MG104", loads_model, makes_model=True, works_on_model=True)
 
 
 def check(context: Context) -> Iterator[Report]:
-    scope = context.scope
     for exposure in context.model.unscoped(EFFECT.code):
-        site = exposure.site
-        if context.model.kept_unreplicated(site):
+        if context.model.kept_unreplicated(exposure.site):
             continue
-        what = f"`{exposure.via}()`" if exposure.via else f"`{context.callee(site.node)}`"
-        verb = "call it" if exposure.via else "load it"
-        yield Report(site.node, f"{what} loads a Keras model outside `{scope}`; {verb} inside `with {scope}:`")
+        yield Report(exposure.site.node, context.outside_scope(exposure, "loads a Keras model", act="load it"))
 
 
 RULE = Rule(
     code="MG104",
     name="model-loaded-outside-strategy-scope",
     summary="Keras model loaded, cloned or deserialised outside `strategy.scope()`",
-    fix="safe",
+    fix=Fix.MOVE_INTO_SCOPE,
     check=check,
     effect=EFFECT,
-    fix_hook=FixHook.MOVE_INTO_SCOPE,
     docs="""
     ## What it does
     Flags `load_model` in all its spellings (`keras.models.load_model`,
@@ -84,7 +79,13 @@ RULE = Rule(
         strategy = tf.distribute.MirroredStrategy()
         model = tf.keras.models.load_model("m.keras")
         model.fit(train_ds)
-        """, lines=(3,)),
+        """, lines=(3,), fixed="""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.models.load_model("m.keras")
+        model.fit(train_ds)
+        """),
         Case("""
         from keras.models import clone_model
         strategy = tf.distribute.MirroredStrategy()
@@ -92,6 +93,13 @@ RULE = Rule(
             base = make()
         copy = clone_model(base)
         train(copy)
-        """, lines=(5,)),
+        """, lines=(5,), fixed="""
+        from keras.models import clone_model
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            base = make()
+            copy = clone_model(base)
+        train(copy)
+        """),
     ),
 )

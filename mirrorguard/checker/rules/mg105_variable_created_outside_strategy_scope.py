@@ -6,7 +6,7 @@ import ast
 from typing import Iterator
 
 from mirrorguard.checker import names as api
-from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
+from mirrorguard.checker.rules.base import Case, Context, Fix, Report, Rule
 from mirrorguard.checker.semantic import CallSite, Effect, SemanticModel, Unit
 
 _TRACKERS = frozenset({"tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager"})
@@ -129,13 +129,10 @@ def check(context: Context) -> Iterator[Report]:
     model = context.model
     scope = context.scope
     for exposure in model.unscoped(EFFECT.code):
-        site = exposure.site
-        how = _how_strategy_uses(site, model)
-        if how is None:
-            continue
-        what = f"`{exposure.via}()`" if exposure.via else f"`{context.callee(site.node)}`"
-        yield Report(site.node, f"{what} creates a variable outside `{scope}` that {how}; "
-                                f"create it inside `with {scope}:`")
+        how = _how_strategy_uses(exposure.site, model)
+        if how is not None:
+            yield Report(exposure.site.node, context.outside_scope(
+                exposure, "creates a variable", act="create it", act_via="create it", then=f" that {how}"))
     reported: set[int] = set()
     for site in [*_layers(context), *_functional_graph_layers(context)]:
         if id(site) in reported:
@@ -151,10 +148,9 @@ RULE = Rule(
     code="MG105",
     name="variable-created-outside-strategy-scope",
     summary="Variable or layer weights created outside `strategy.scope()` and used by the strategy",
-    fix="safe",
+    fix=Fix.MOVE_INTO_SCOPE,
     check=check,
     effect=EFFECT,
-    fix_hook=FixHook.MOVE_INTO_SCOPE,
     docs="""
     ## What it does
     Flags a `tf.Variable` created outside the strategy's scope and then used
@@ -230,7 +226,15 @@ RULE = Rule(
         def train_step(x):
             step.assign_add(1)
         strategy.run(train_step, args=(x,))
-        """, lines=(3,)),
+        """, lines=(3,), fixed="""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            step = tf.Variable(0)
+        def train_step(x):
+            step.assign_add(1)
+        strategy.run(train_step, args=(x,))
+        """),
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()

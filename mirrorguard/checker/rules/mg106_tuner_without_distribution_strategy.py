@@ -12,18 +12,7 @@ from mirrorguard.checker.semantic import CallSite, SemanticModel
 
 def _tuner_classes(model: SemanticModel) -> set[str]:
     """The file's own subclasses of Keras Tuner's tuners, transitively."""
-    found: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for name, bases in model.b.class_bases.items():
-            if name not in found and any(
-                (isinstance(base, ast.Name) and base.id in found) or any(q in api.TUNERS for q in model.qualify(base))
-                for base in bases
-            ):
-                found.add(name)
-                changed = True
-    return found
+    return model.subclasses(api.TUNERS)
 
 
 def builds_tuner(site: CallSite, model: SemanticModel, own: set[str]) -> bool:
@@ -79,7 +68,6 @@ RULE = Rule(
     code="MG106",
     name="tuner-without-distribution-strategy",
     summary="Keras Tuner tuner built without `distribution_strategy=` while a strategy is in play",
-    fix="none",
     check=check,
     docs="""
     ## What it does

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from mirrorguard.checker.rules import _batching as batching
-from mirrorguard.checker.rules.base import Case, Context, FixHook, Report, Rule
+from mirrorguard.checker.rules.base import Case, Context, Fix, Report, Rule
 from mirrorguard.checker.semantic import SemanticModel
 
 
@@ -36,9 +36,8 @@ RULE = Rule(
     code="MG201",
     name="unscaled-global-batch-size",
     summary="Global batch size not derived from `strategy.num_replicas_in_sync`",
-    fix="unsafe",
+    fix=Fix.SCALE_BY_REPLICAS,
     check=check,
-    fix_hook=FixHook.SCALE_BY_REPLICAS,
     docs="""
     ## What it does
     In a file with a strategy in play, flags a literal or constant global batch
@@ -50,7 +49,9 @@ RULE = Rule(
     time-series ones), Hugging Face `prepare_tf_dataset`/`to_tf_dataset(batch_size=N)`,
     and `fit(x, y)` on arrays with no `batch_size` (Keras batches by 32).
     Constants are followed through names, attributes (`self.batch_size = 64`,
-    a config class's field) and the literal arguments or defaults that reach a
+    a config class's field), dict literals (`CONFIG["batch_size"]`,
+    `cfg.get("batch_size", 64)`, a config dict handed to a helper's
+    parameter) and the literal arguments or defaults that reach a
     batching helper's parameter (reported where the literal is written, a
     default at the batch). A `OneDeviceStrategy` counts too: the size stays
     unscaled when the code moves to more replicas.
@@ -111,13 +112,45 @@ RULE = Rule(
         strategy = tf.distribute.MirroredStrategy()
         BATCH_SIZE = 64
         ds = ds.shuffle(100).batch(BATCH_SIZE)
-        """, lines=(4,)),
+        """, lines=(4,), fixed="""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        BATCH_SIZE = 64
+        ds = ds.shuffle(100).batch(BATCH_SIZE * strategy.num_replicas_in_sync)
+        """),
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()
         with strategy.scope():
             model = make()
         model.fit(x, y, batch_size=32)
+        """, lines=(5,), fixed="""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = make()
+        model.fit(x, y, batch_size=32 * strategy.num_replicas_in_sync)
+        """),
+        # Constants held in dicts (issue 17): a module CONFIG read in a dataset helper,
+        # and a config dict handed to run(config) (both shapes from public training code).
+        Case("""
+        import tensorflow as tf
+        CONFIG = {"img_size": 224, "batch_size": 64}
+        strategy = tf.distribute.MirroredStrategy()
+        def make_ds(ds):
+            return ds.shuffle(5000).batch(CONFIG["batch_size"])
+        train_ds = strategy.experimental_distribute_dataset(make_ds(raw))
         """, lines=(5,)),
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        def run(config):
+            x_ds = load().batch(config.get("batch_size", 64))
+            with strategy.scope():
+                model = build()
+            model.fit(x_ds, epochs=config["num_epochs"])
+        default_config = {"num_epochs": 20, "batch_size": 16}
+        run(default_config)
+        """, lines=(4,)),
     ),
 )

@@ -25,7 +25,6 @@ RULE = Rule(
     code="MG202",
     name="batch-size-per-replica-mismatch",
     summary="Per-replica and global batch sizes mixed up",
-    fix="none",
     check=check,
     docs="""
     ## What it does
@@ -67,6 +66,13 @@ RULE = Rule(
     - https://www.tensorflow.org/tutorials/distribute/input#tfdistributestrategydistribute_datasets_from_function
     """,
     valid=(
+        # A sibling entry divided by the replicas says nothing about this one.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        CFG = {"PER_REPLICA": 256 // strategy.num_replicas_in_sync, "GLOBAL": 256 * strategy.num_replicas_in_sync}
+        ds = ds.batch(CFG["GLOBAL"])
+        """),
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()

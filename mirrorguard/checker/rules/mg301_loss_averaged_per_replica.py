@@ -40,7 +40,15 @@ def _plain_means(node: ast.AST, unit: Unit, model: SemanticModel, before: int, d
     """The mean calls that make up the loss ``node``: itself, a term of a sum,
     through the names it is bound to before ``before``, or returned by the
     file's own loss helper it calls."""
-    if depth > _MAX_DEPTH or _scaled_by_replicas(node):
+    if depth > _MAX_DEPTH:
+        return
+    forward_only = _gradient_passed_through(node, unit, model)
+    if forward_only is not None:
+        # tf.grad_pass_through(lambda x: x / n)(mean): the division changes the
+        # forward value only; the gradient is the plain mean's, N times too large.
+        yield from _plain_means(forward_only, unit, model, before, depth + 1)
+        return
+    if _scaled_by_replicas(node):
         return
     if _is_mean(node, model):
         if not _of_a_reduced_value(node, unit, before, model):  # type: ignore[arg-type]
@@ -85,6 +93,25 @@ def _plain_means(node: ast.AST, unit: Unit, model: SemanticModel, before: int, d
             if isinstance(target, Unit):
                 for returned in _returns(target):
                     yield from _plain_means(returned, target, model, END_OF_UNIT, depth + 1)
+
+
+_GRAD_PASS_THROUGH = "tensorflow.grad_pass_through"
+
+
+def _gradient_passed_through(node: ast.AST, unit: Unit, model: SemanticModel) -> ast.expr | None:
+    """``x`` in ``tf.grad_pass_through(f)(x)``, or in ``op(x)`` after ``op = tf.grad_pass_through(f)``."""
+    if not isinstance(node, ast.Call) or len(node.args) != 1 or node.keywords:
+        return None
+    wrapper = node.func
+    if isinstance(wrapper, ast.Name):
+        scope: Unit | None = unit
+        while scope is not None and wrapper.id not in scope.bindings and wrapper.id not in scope.params:
+            scope = scope.parent
+        bindings = scope.bindings.get(wrapper.id, ()) if scope is not None else ()
+        wrapper = bindings[0].value if len(bindings) == 1 else None
+    if isinstance(wrapper, ast.Call) and _GRAD_PASS_THROUGH in model.qualify(wrapper.func):
+        return node.args[0]
+    return None
 
 
 _REDUCTIONS = frozenset({"compute_average_loss", "reduce_sum", "reduce_mean", "scale_regularization_loss"})
@@ -215,7 +242,6 @@ RULE = Rule(
     code="MG301",
     name="loss-averaged-per-replica",
     summary="Loss averaged over one replica's examples inside a replica function",
-    fix="none",
     check=check,
     docs="""
     ## What it does
@@ -226,6 +252,8 @@ RULE = Rule(
     `tf.math.reduce_mean`, `keras.ops.mean`, `.mean()`, including the mean of a
     loss object built with `reduction="none"`, directly, through the names it
     is bound to, as a term of a sum, or returned by the file's own loss helper.
+    A division behind `tf.grad_pass_through(lambda x: x / n)(mean)` scales the
+    forward value only, so that mean is still reported.
 
     ## Why is this bad?
     Each replica averages over its own share of the batch, then
@@ -312,6 +340,28 @@ RULE = Rule(
                 loss = compute_loss(y, model(x))
             optimizer.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
         strategy.run(step, args=(x, y))
+        """, lines=(5,)),
+        # tf.grad_pass_through (its use as a forward-only op: mtgdraftbots' `max_op`,
+        # sionna's clipping): dividing in the forward pass leaves the gradient N times too large.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        per_replica = tf.grad_pass_through(lambda x: x / strategy.num_replicas_in_sync)
+        def train_step(x, y):
+            with tf.GradientTape() as tape:
+                loss = per_replica(tf.reduce_mean(loss_object(y, model(x, training=True))))
+            optimizer.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+        strategy.run(train_step, args=(x, y))
+        """, lines=(6,)),
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        def train_step(x, y):
+            with tf.GradientTape() as tape:
+                mean = tf.reduce_mean(loss_object(y, model(x, training=True)))
+                loss = tf.grad_pass_through(lambda v: v / strategy.num_replicas_in_sync)(mean)
+            optimizer.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+        strategy.run(train_step, args=(x, y))
         """, lines=(5,)),
     ),
 )

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Mapping
 
 from mirrorguard.checker import names as api
-from mirrorguard.checker.semantic.builder import Builder
+from mirrorguard.checker.semantic.syntax import last_identifier
+from mirrorguard.checker.semantic.distribute import Builder
 from mirrorguard.checker.semantic.units import (
     END_OF_UNIT,
     AttributeCall,
@@ -50,6 +51,9 @@ class Effect:
     code: str
     matches: Callable[[CallSite, "SemanticModel"], bool]
     makes_model: bool = False
+    # Makes, loads or compiles a model: such work done, with the model, before the
+    # strategy exists never meets it (optimizers and metrics may be read later).
+    works_on_model: bool = False
 
 
 @dataclass(frozen=True)
@@ -68,23 +72,26 @@ class Exposure:
 
 class SemanticModel:
     def __init__(self, builder: Builder, effects: Iterable[Effect]) -> None:
-        self.b = builder
+        # The walk's tables: rules never see them, they ask the questions below.
+        self._binder = builder
+        self._facts = facts = builder.facts
         self.effects = tuple(effects)
         self.units = builder.units
         self.module = builder.module
         # An Estimator given the strategy (RunConfig(train_distribute=...))
         # distributes without any scope: nothing here is judged against one,
         # unless the file also enters a scope (a migration guide's Keras half).
-        self.strategy_in_play = builder.strategy_in_play and not (
-            builder.estimator_distribution and not builder.scope_entered
+        self.strategy_in_play = facts.strategy_in_play and not (
+            facts.estimator_distribution and not facts.scope_entered
         )
         # The name the strategy is bound to ("" when it is never bound to one).
-        self.strategy_variable = builder.strategy_name
-        self.strategy_name = builder.strategy_name or "strategy"
+        self.strategy_variable = facts.strategy_name
+        self.strategy_name = facts.strategy_name or "strategy"
         self.imported_calls = frozenset(builder.imported_calls)
         self.model_classes = self._model_classes()
-        self.callback_classes = self._subclasses(api.CALLBACK_BASES)
+        self.callback_classes = self.subclasses(api.CALLBACK_BASES)
         self._effects_by_code = {effect.code: effect for effect in self.effects}
+        self._model_work = frozenset(effect.code for effect in self.effects if effect.works_on_model)
         self._matches: dict[tuple[int, str], bool] = {}
         self._direct: dict[int, frozenset[str]] = {}
         self._exposed: dict[int, frozenset[str]] = {}
@@ -107,14 +114,34 @@ class SemanticModel:
 
     def qualify(self, node: ast.AST) -> tuple[str, ...]:
         """Canonical qualified names ``node`` may refer to (as seen from the module)."""
-        return self.b.qualify(node)
+        return self._binder.qualify(node)
 
     @property
     def extra_model_factories(self) -> set[str]:
-        return self.b.extra_model_factories
+        return self._binder.extra_model_factories
 
     def is_strategy(self, node: ast.AST) -> bool:
-        return self.b.is_strategy(node)
+        return self._binder.is_strategy(node)
+
+    def class_names(self) -> Iterator[str]:
+        """The classes the file defines."""
+        return iter(self._binder.class_bases)
+
+    def class_bases(self, class_name: str) -> list[ast.expr]:
+        """The base expressions of one of the file's classes (none for another name)."""
+        return self._binder.class_bases.get(class_name, [])
+
+    def instance_class(self, name: str) -> str | None:
+        """``trainer = Trainer(...)``: the file's class whose instance ``name`` holds."""
+        return self._binder.instances.get(name)
+
+    def is_estimator_input_fn(self, unit: Unit) -> bool:
+        """Handed to an Estimator as its ``input_fn`` (the Estimator batches per replica itself)."""
+        return unit.name in self._facts.estimator_input_fns
+
+    def is_element_function(self, unit: Unit) -> bool:
+        """Mapped by a dataset over its elements or windows (``flat_map(fn)``)."""
+        return unit.name in self._facts.element_fn_names
 
     def names_bound_by(self, codes: frozenset[str]) -> set[str]:
         """Names ever bound to the result of a call with one of ``codes``' effects."""
@@ -133,11 +160,11 @@ class SemanticModel:
     # --- classes and callees ---------------------------------------------------------
 
     def _model_classes(self) -> set[str]:
-        return self._subclasses(api.MODEL_BASES)
+        return self.subclasses(api.MODEL_BASES)
 
-    def _subclasses(self, roots: frozenset[str]) -> set[str]:
+    def subclasses(self, roots: frozenset[str]) -> set[str]:
         """The file's classes deriving (transitively) from one of ``roots``."""
-        bases = self.b.class_bases
+        bases = self._binder.class_bases
         models: set[str] = set()
         changed = True
         while changed:
@@ -163,19 +190,19 @@ class SemanticModel:
                 continue
             seen.add(name)
             yield name
-            for base in self.b.class_bases.get(name, ()):
+            for base in self._binder.class_bases.get(name, ()):
                 if isinstance(base, ast.Name):
                     pending.append(base.id)
 
     def method(self, class_name: str, name: str) -> Unit | None:
         for owner in self.class_chain(class_name):
-            found = self.b.methods.get((owner, name))
+            found = self._binder.methods.get((owner, name))
             if found is not None:
                 return found
         return None
 
     def function(self, name: str, caller: Unit) -> Unit | None:
-        candidates = self.b.functions.get(name)
+        candidates = self._binder.functions.get(name)
         if not candidates:
             return None
         # Prefer a function nested in the caller's own chain of definitions.
@@ -196,12 +223,12 @@ class SemanticModel:
         name = site.callee.name
         if name == "cls" and site.unit.class_name:
             name = site.unit.class_name  # cls(...) in a classmethod
-        return name if name in self.b.class_bases else None
+        return name if name in self._binder.class_bases else None
 
     def class_method_called(self, site: CallSite) -> tuple[str, str] | None:
         """``Net.from_config(...)``: (class of this file, method) called on the class itself."""
         callee = site.callee
-        if isinstance(callee, AttributeCall) and callee.receiver in self.b.class_bases:
+        if isinstance(callee, AttributeCall) and callee.receiver in self._binder.class_bases:
             return callee.receiver, callee.method
         return None
 
@@ -231,8 +258,8 @@ class SemanticModel:
             if method is not None:
                 found.append(method)
         elif isinstance(callee, AttributeCall):
-            class_name = self.b.instances.get(callee.receiver)
-            if class_name is None and callee.receiver in self.b.class_bases:
+            class_name = self._binder.instances.get(callee.receiver)
+            if class_name is None and callee.receiver in self._binder.class_bases:
                 class_name = callee.receiver  # Trainer.build(...) on the class itself
             if class_name is not None:
                 method = self.method(class_name, callee.method)
@@ -292,14 +319,14 @@ class SemanticModel:
 
     def _target_codes(self, target: Unit | ImportedHelper) -> frozenset[str]:
         if isinstance(target, ImportedHelper):
-            return self.b.external.get(target.qualified, frozenset())
+            return self._binder.external.get(target.qualified, frozenset())
         return self.exposed(target)
 
     def summary(self) -> dict[str, frozenset[str]]:
         """What each module-level function and model class does outside a scope
         of its own: the view other files get of this one (cross-file analysis)."""
         result: dict[str, frozenset[str]] = {}
-        for name, units in self.b.functions.items():
+        for name, units in self._binder.functions.items():
             top = [u for u in units if u.parent is self.module]
             if top:
                 codes = self.exposed(top[-1])
@@ -339,7 +366,7 @@ class SemanticModel:
                 roots.append(unit)
             elif not unit.is_lambda and (
                 (unit.callers and all(site.entry for site in unit.callers))
-                or (not unit.callers and unit.name in self.b.entry_functions)
+                or (not unit.callers and unit.name in self._facts.entry_functions)
             ):
                 # main(): the program itself, judged inside rather than at the
                 # line that starts it.
@@ -355,20 +382,46 @@ class SemanticModel:
             self._exposures = self._find_exposures()
         return (e for e in self._exposures if e.code == code)
 
+    def _strategy_created_at(self, unit: Unit) -> int | None:
+        """The walk order of the first strategy the unit itself constructs, if any."""
+        orders = [s.order for s in unit.calls if s.qualified and api.call_role(s.qualified) is api.CallRole.STRATEGY]
+        return min(orders) if orders else None
+
+    def _before_the_strategy(self, site: CallSite, created: int | None) -> bool:
+        """Does the call run, with all it makes or works on, before the strategy exists?
+        ``model = build(); model.fit(...)`` and only then ``strategy = MirroredStrategy()``:
+        that model never meets the strategy (issue 17: judge what meets it)."""
+        if created is None or site.order >= created or site.bound_in is not None:
+            return False
+        names = [*site.targets, *([site.receiver] if site.receiver else [])]
+        for name in names:
+            if "." in name:
+                return False
+            unit = site.unit
+            if any(read.order > created for read in unit.reads_of(name)):
+                return False  # used once the strategy exists (compiled in its scope, say)
+            if any(other is not unit for other in self.units_seeing(unit, name)):
+                return False  # a function reads it: it may run with the strategy
+        return True
+
     def _find_exposures(self) -> list[Exposure]:
         found: list[Exposure] = []
         seen: set[tuple[int, str]] = set()
         for root in self.roots:
+            created = self._strategy_created_at(root) if root.makes_strategy else None
             for site in root.calls:
                 if site.in_scope:
                     continue
                 direct = self.effects_of(site)
+                if direct and direct <= self._model_work and self._before_the_strategy(site, created):
+                    continue
                 exposures = [(code, None, direct) for code in sorted(direct)]
                 if not direct or self.instantiated_class(site) is not None:
                     for target in self.callees(site):
                         codes = self._target_codes(target)
                         if isinstance(target, ImportedHelper):
-                            via = target.qualified.rsplit(".", 1)[-1]
+                            # bm2() after `import build_model as bm2`: the name the user wrote
+                            via = last_identifier(site.node.func) or target.qualified.rsplit(".", 1)[-1]
                         elif target.name == "__init__" and target.class_name:
                             via = target.class_name  # Trainer(): the class, not its __init__
                         else:
@@ -519,10 +572,10 @@ class SemanticModel:
     def replica_function_names(self) -> set[str]:
         names = self.cache.get("replica functions")
         if names is None:
-            names = set(self.b.replica_fn_names)
-            for helper, param in self.b.replica_fn_params:
-                for site in helper.callers:
-                    argument = argument_for(site, helper, param)
+            names = set(self._facts.replica_fn_names)
+            for handed in self._facts.replica_fn_params:
+                for site in handed.helper.callers:
+                    argument = argument_for(site, handed.helper, handed.param)
                     if isinstance(argument, ast.Name):
                         names.add(argument.id)
             self.cache["replica functions"] = names
@@ -535,7 +588,7 @@ class SemanticModel:
 
     def _unit_per_replica(self, unit: Unit | None, seen: set[int]) -> bool:
         while unit is not None and not unit.is_module:
-            if unit.per_replica or unit.name in self.b.per_replica_fn_names:
+            if unit.per_replica or unit.name in self._facts.per_replica_fn_names:
                 return True
             if id(unit) not in seen and unit.callers:
                 seen.add(id(unit))

@@ -74,9 +74,17 @@ def value_of(node: ast.AST | None, unit: Unit, model: SemanticModel, depth: int 
         return _combine(left, right, node.op)
     if isinstance(node, ast.Name):
         return _name_value(node.id, unit, model, depth, order)
+    if isinstance(node, ast.Subscript):
+        return _entry_value(node.value, _string_key(node.slice), None, unit, model, depth, order)
     if isinstance(node, ast.Call):
         if mentions_replicas(node):
             return SCALED
+        func = node.func
+        if (isinstance(func, ast.Attribute) and func.attr == "get" and 1 <= len(node.args) <= 2
+                and not node.keywords):
+            # cfg.get("batch_size", 64): the entry, else the default
+            default = node.args[1] if len(node.args) == 2 else None
+            return _entry_value(func.value, _string_key(node.args[0]), default, unit, model, depth, order)
         # int(64): a constant in disguise
         if isinstance(node.func, ast.Name) and node.func.id == "int" and len(node.args) == 1 and not node.keywords:
             return value_of(node.args[0], unit, model, depth + 1, order)
@@ -94,7 +102,7 @@ def _attribute_value(node: ast.Attribute, unit: Unit, model: SemanticModel, dept
         owners = [u for u in model.units if u.class_name == unit.class_name]
     else:
         owners = [model.module]
-        instance_of = model.b.instances.get(node.value.id)  # type: ignore[union-attr]
+        instance_of = model.instance_class(node.value.id)
         if instance_of is not None and not any(key in u.bindings for u in owners):
             # cfg = TrainConfig(); cfg.batch_size: what the call passes, else the class's default
             return _field_value(instance_of, node.attr, node.value.id, model, depth)  # type: ignore[union-attr]
@@ -154,6 +162,90 @@ def _name_value(name: str, unit: Unit, model: SemanticModel, depth: int, order: 
     if cached is None:
         cached = model.cache[key] = _merge([(b, scope) for b in bindings], model, depth)
     return cached
+
+
+def _string_key(node: ast.AST) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def dicts_behind(container: ast.AST, unit: Unit, model: SemanticModel,
+                 depth: int = 0) -> list[tuple[ast.Dict, Unit]] | None:
+    """The dict literals a name holds: ``cfg = {...}`` in its scope or an enclosing
+    one, or what the file's calls pass for a parameter (``run(default_config)``).
+    None when any value it may hold is not a dict literal."""
+    if depth > _MAX_DEPTH or not isinstance(container, ast.Name):
+        return None
+    name = container.id
+    scope: Unit | None = unit
+    while scope is not None and name not in scope.params and name not in scope.bindings:
+        scope = scope.parent
+    if scope is None:
+        return None
+    if name in scope.params:
+        found: list[tuple[ast.Dict, Unit]] = []
+        for site in scope.callers:
+            argument = argument_for(site, scope, name)
+            if argument is None:
+                argument = scope.defaults.get(name)
+                home = scope.parent or model.module
+            else:
+                home = site.unit
+            if isinstance(argument, ast.Dict):
+                found.append((argument, home))
+                continue
+            behind = dicts_behind(argument, home, model, depth + 1) if argument is not None else None
+            if behind is None:
+                return None
+            found.extend(behind)
+        return found or None
+    found = []
+    for binding in scope.bindings[name]:
+        if binding.kind is not BindingKind.ASSIGNMENT or not isinstance(binding.value, ast.Dict):
+            return None
+        found.append((binding.value, scope))
+    return found
+
+
+def _entry_value(container: ast.AST, key: str | None, default: ast.AST | None, unit: Unit,
+                 model: SemanticModel, depth: int, order: int | None) -> Value:
+    """``cfg["batch_size"]`` / ``cfg.get("batch_size", 64)`` of a dict literal the name holds."""
+    if key is None:
+        return UNKNOWN
+    dicts = dicts_behind(container, unit, model, depth + 1)
+    if not dicts:
+        return UNKNOWN
+    values = []
+    for literal, home in dicts:
+        entry = dict_entry(literal, key)
+        if entry is _SPREAD:
+            return UNKNOWN
+        if entry is None:
+            if default is None:
+                return UNKNOWN
+            values.append(value_of(default, unit, model, depth + 1, order))
+        else:
+            values.append(value_of(entry, home, model, depth + 1))
+    if any(v.kind is Kind.SCALED for v in values):
+        return SCALED
+    if all(v.kind is Kind.CONSTANT for v in values):
+        numbers = {v.number for v in values}
+        return Value(Kind.CONSTANT, numbers.pop() if len(numbers) == 1 else None)
+    return UNKNOWN
+
+
+_SPREAD = ast.Constant(value=None)  # a ``**other`` in the literal: any key may come from it
+
+
+def dict_entry(literal: ast.Dict, key: str) -> ast.expr | None:
+    """The value ``literal`` gives ``key`` (the last one written), None when it
+    has none, ``_SPREAD`` when a ``**`` spread may supply it."""
+    found = None
+    for k, v in zip(literal.keys, literal.values):
+        if k is None:
+            return _SPREAD
+        if _string_key(k) == key:
+            found = v
+    return found
 
 
 def _merge(bindings, model: SemanticModel, depth: int) -> Value:

@@ -12,9 +12,9 @@ IMAGE_SIZE = [512, 512]
 
 try:
     tpu = tf.distribute.cluster_resolver.TPUClusterResolver.connect()
-    strategy = tf.distribute.TPUStrategy(tpu)
+    strategy = tf.distribute.TPUStrategy(tpu)  # expect: MG107
 except ValueError:
-    strategy = tf.distribute.MirroredStrategy()
+    strategy = tf.distribute.MirroredStrategy()  # expect: MG107
 print("Number of replicas:", strategy.num_replicas_in_sync)
 
 

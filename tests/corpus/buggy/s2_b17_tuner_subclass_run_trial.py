@@ -3,7 +3,7 @@ import keras_tuner
 import tensorflow as tf
 from tensorflow import keras
 
-strategy = tf.distribute.MirroredStrategy()
+strategy = tf.distribute.MirroredStrategy()  # expect: MG107
 
 
 class BatchSizeTuner(keras_tuner.RandomSearch):

@@ -1,0 +1,45 @@
+"""Messages name what the user wrote (issue 19 item 6)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from mirrorguard.checker import check_source
+from mirrorguard.checker.core import Settings
+
+_SOURCE = textwrap.dedent("""\
+    import tensorflow as tf
+    from .models import {name} as helper_alias
+    strategy = tf.distribute.MirroredStrategy()
+    model = helper_alias()
+    model.fit(ds)
+    """)
+
+
+@pytest.mark.parametrize("code, does, act", [
+    ("MG101", "builds a Keras model", "call it"),
+    ("MG102", "calls `compile()`", "call it"),
+    ("MG104", "loads a Keras model", "call it"),
+])
+def test_an_imported_helper_is_named_as_the_import_binds_it(code, does, act):
+    # What another file's helper does comes from its summary (cross-file analysis).
+    settings = Settings(select=(code,), external={".models.build_model": frozenset({code})})
+    findings = check_source(_SOURCE.format(name="build_model"), "pkg/train.py", settings)
+    assert [(f.line, f.code, f.message) for f in findings] == [
+        (4, code, f"`helper_alias()` {does} outside `strategy.scope()`; {act} inside `with strategy.scope():`"),
+    ]
+
+
+def test_a_helper_called_through_its_module_is_named_by_its_own_name():
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+        from . import models
+        strategy = tf.distribute.MirroredStrategy()
+        model = models.build_model()
+        model.fit(ds)
+        """)
+    settings = Settings(select=("MG101",), external={".models.build_model": frozenset({"MG101"})})
+    findings = check_source(source, "pkg/train.py", settings)
+    assert [f.message.split(" ")[0] for f in findings] == ["`build_model()`"]
