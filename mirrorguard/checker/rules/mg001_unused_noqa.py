@@ -19,7 +19,6 @@ RULE = Rule(
     code="MG001",
     name="unused-noqa",
     summary="A `# noqa: MGxxx` comment that silences no finding",
-    fix="none",
     docs="""
     ## What it does
     Reports each code of a `# noqa: ...` comment that names a mirrorguard code

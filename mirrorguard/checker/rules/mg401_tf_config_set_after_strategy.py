@@ -126,7 +126,6 @@ RULE = Rule(
     code="MG401",
     name="tf-config-set-after-strategy",
     summary="`TF_CONFIG` set after the multi-worker strategy that reads it was created",
-    fix="none",
     check=check,
     docs="""
     ## What it does

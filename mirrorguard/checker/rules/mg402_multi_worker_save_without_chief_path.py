@@ -269,7 +269,6 @@ RULE = Rule(
     code="MG402",
     name="multi-worker-save-without-chief-path",
     summary="Saving under MultiWorkerMirroredStrategy from every worker to one path, or on the chief only",
-    fix="none",
     check=check,
     docs="""
     ## What it does

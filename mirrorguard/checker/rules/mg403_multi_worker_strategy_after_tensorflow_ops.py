@@ -116,7 +116,6 @@ RULE = Rule(
     code="MG403",
     name="multi-worker-strategy-after-tensorflow-ops",
     summary="MultiWorkerMirroredStrategy created after TensorFlow already ran operations",
-    fix="none",
     check=check,
     docs="""
     ## What it does

@@ -76,7 +76,6 @@ RULE = Rule(
     code="MG404",
     name="keras3-fit-under-multi-worker-strategy",
     summary="Keras 3 `fit()`/`evaluate()` under MultiWorkerMirroredStrategy or ParameterServerStrategy",
-    fix="none",
     check=check,
     docs="""
     ## What it does

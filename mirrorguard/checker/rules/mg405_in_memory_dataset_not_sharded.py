@@ -105,7 +105,6 @@ RULE = Rule(
     code="MG405",
     name="in-memory-dataset-not-sharded",
     summary="In-memory dataset handed to MultiWorkerMirroredStrategy without `shard()` or an auto-shard policy",
-    fix="none",
     check=check,
     default_enabled=False,
     docs="""
