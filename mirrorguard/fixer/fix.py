@@ -31,6 +31,7 @@ The fixes (statement level, within one block: a module body or a function body):
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -154,11 +155,82 @@ def _signature(findings: list[Finding]) -> Counter:
     return Counter((f.code, f.message) for f in findings)
 
 
+# Findings whose fixes move objects into the scope. Keras 3 accepts a model, its optimizer and
+# metric objects and its compile() all inside or all outside (then it trains silently on one
+# replica), never a mix: a model left outside with its compile() moved in fails in fit(). So
+# the findings of one object's group are fixed together or not at all.
+SCOPE_GROUP = frozenset({"MG101", "MG102", "MG103", "MG104", "MG105"})
+_BINDS = re.compile(r"\s*([A-Za-z_][\w.]*)\s*(?::[^=]+)?=(?!=)")
+_COMPILES = re.compile(r"([A-Za-z_][\w.]*)\.compile\(")
+
+
 def fix_source(text: str, path: str = "<string>", settings: Settings = DEFAULT_SETTINGS, *,
                unsafe: bool = False, layout: Layout | None = None) -> FixResult:
     """Fix what can be fixed safely (and MG201 too when ``unsafe``) in one module's text.
 
-    With a ``layout`` (a notebook's cells joined), fixes stay inside one part.
+    With a ``layout`` (a notebook's cells joined), fixes stay inside one part. Scope fixes are
+    all or nothing for each object (:data:`SCOPE_GROUP`): when one is refused, its group stays.
+    """
+    result = _fix_source(text, path, settings, unsafe=unsafe, layout=layout)
+    refused = [finding for finding, _ in result.remaining if finding.code in SCOPE_GROUP]
+    fixed = [finding for finding in result.fixed if finding.code in SCOPE_GROUP]
+    held = _same_objects(text, refused, fixed)
+    if not held:
+        return result
+    # A partial move would turn a program that runs (on one replica) into one that fails.
+    keep = {(finding.line - 1, finding.code) for finding in held}
+    result = _fix_source(text, path, settings, unsafe=unsafe, layout=layout, hold=keep)
+    why = ("it moves into the scope together with a finding that cannot move (see it); moving only "
+           "part of them would fail in Keras 3")
+
+    def was_held(finding: Finding) -> bool:
+        origin = result.origins[finding.line - 1] if 0 < finding.line <= len(result.origins) else None
+        return (origin, finding.code) in keep
+
+    result.remaining = [(finding, why if was_held(finding) else reason) for finding, reason in result.remaining]
+    return result
+
+
+def _same_objects(text: str, refused: list[Finding], fixed: list[Finding]) -> list[Finding]:
+    """The fixed findings that concern the objects of the refused ones.
+
+    Two findings are of one group when the statement of one reads the name the other binds
+    (`model = ...` and `model.compile(optimizer=opt)`, `opt = ...`), followed to a fixed point.
+    """
+    lines = split_lines(text)
+
+    def line_of(finding: Finding) -> str:
+        return lines[finding.line - 1] if 0 < finding.line <= len(lines) else ""
+
+    def subject(finding: Finding) -> str | None:
+        found = _BINDS.match(line_of(finding)) or _COMPILES.search(line_of(finding))
+        return found.group(1).split(".")[0] if found else None
+
+    def reads(finding: Finding, name: str) -> bool:
+        return re.search(rf"(?<![\w.]){re.escape(name)}\b", line_of(finding)) is not None
+
+    names = {name for name in map(subject, refused) if name}
+    group: list[Finding] = []
+    changed = True
+    while changed:
+        changed = False
+        for finding in fixed:
+            if finding in group:
+                continue
+            own = subject(finding)
+            if any(reads(finding, name) for name in names) or (own and any(reads(r, own) for r in [*refused, *group])):
+                group.append(finding)
+                if own:
+                    names.add(own)
+                changed = True
+    return group
+
+
+def _fix_source(text: str, path: str, settings: Settings, *, unsafe: bool, layout: Layout | None,
+                hold: frozenset | set = frozenset()) -> FixResult:
+    """:func:`fix_source` without the scope groups' all-or-nothing.
+
+    ``hold``: findings left alone, as (0-based line of ``text``, code).
     """
     if layout is not None and layout.check is not None:
         before_check = check = layout.check
@@ -189,6 +261,9 @@ def fix_source(text: str, path: str = "<string>", settings: Settings = DEFAULT_S
         reasons = {}
         applied = False
         for target in round_.targets:
+            line, _, code = target.key
+            if hold and 0 < line <= len(origins) and (origins[line - 1], code) in hold:
+                continue
             planned = round_.plan(target)
             if planned.refusal is not None:
                 reasons[target.key] = planned.refusal
