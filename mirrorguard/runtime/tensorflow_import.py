@@ -4,8 +4,8 @@ TensorFlow's C++ libraries log while they load and while they look for devices
 ("Could not find cuda drivers...", "failed call to cuInit..." on a CPU-only
 machine). Some of those lines are written before ``TF_CPP_MIN_LOG_LEVEL`` takes
 effect, so the variable alone does not silence them: the import also runs with
-its stderr filtered. A user who sets ``TF_CPP_MIN_LOG_LEVEL`` gets TensorFlow's
-own behaviour, every line included. Used by ``mirrorguard train``, ``mirrorguard
+its stderr filtered. A user who sets ``TF_CPP_MIN_LOG_LEVEL`` to 0 or 1 gets
+TensorFlow's own behaviour, every line included. Used by ``mirrorguard train``, ``mirrorguard
 verify`` and the pytest plugin.
 """
 
@@ -34,10 +34,10 @@ def import_quietly(module: str = "tensorflow"):
     """
     if module in sys.modules:
         return sys.modules[module]
-    quiet = "TF_CPP_MIN_LOG_LEVEL" not in os.environ
-    if quiet:
-        # 3 hides INFO, WARNING and ERROR lines (the cuInit one above is an ERROR).
-        os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+    level = os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # 3 also hides the cuInit ERROR line
+    # The lines logged before the level takes effect are INFO and WARNING ones: dropped where the
+    # level asks to hide both (ours, or a user's 2 or 3, as the pytest plugin sets it); 0 and 1 keep them.
+    quiet = level in ("2", "3")
     with _startup_logs_dropped() if quiet else contextlib.nullcontext():
         return importlib.import_module(module)
 
