@@ -8,10 +8,12 @@ RULE = Rule(
     summary="A file that cannot be decoded or parsed",
     docs="""
     ## What it does
-    Reports a file that Python itself would refuse: bytes that do not decode in
-    the file's declared encoding (PEP 263: BOM, then `# -*- coding: ... -*-`,
-    else UTF-8), a NUL byte, or a syntax error. The message says which, and
-    where. The run goes on with the other files.
+    Reports a file that does not parse: a syntax error or a NUL byte, as flake8's
+    `E999` does. The message says which, and where. The run goes on with the
+    other files. Bytes that do not decode in the file's declared encoding (PEP 263:
+    BOM, then `# -*- coding: ... -*-`, else UTF-8) are not MG000 for
+    `mirrorguard check`: like flake8, it reads such a file as latin-1, checks it
+    and warns naming the first bad byte (`fix` leaves such a file alone).
 
     ## Why is this bad?
     Nothing in the file can be checked, so a scope mistake in it would pass
