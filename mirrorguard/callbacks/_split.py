@@ -185,12 +185,10 @@ class Judge:
     steps: int | None = None  # steps per epoch, when Keras knows it
     remainder: str = "last"
     pending: list[Record] = field(default_factory=list)
-    uneven_in_epoch: int = 0
 
     def start_epoch(self, epoch: int, first_step: int, steps: int | None, remainder: str = "last") -> None:
         self.epoch, self.first_step, self.steps, self.remainder = epoch, first_step, steps, remainder
         self.pending = []
-        self.uneven_in_epoch = 0
 
     def _verdict(self, record: Record, partial: bool) -> Verdict:
         return Verdict(record, self.epoch, record.step - self.first_step, partial)
@@ -219,7 +217,6 @@ class Judge:
         verdicts = []
         for record in sorted(records, key=lambda r: r.step):
             batch = record.step - self.first_step
-            self.uneven_in_epoch += 1
             if self.remainder == "none":
                 verdicts.append(self._verdict(record, False))
             elif self.remainder == "one":
