@@ -36,6 +36,22 @@ def _scaled_by_replicas(node: ast.AST) -> bool:
     return any(isinstance(n, ast.Attribute) and n.attr == "num_replicas_in_sync" for n in walk(node))
 
 
+def _counts_replicas(node: ast.AST, unit: Unit, before: int, depth: int = 0) -> bool:
+    """A divisor that is the replica count: ``strategy.num_replicas_in_sync`` itself, or a name
+    bound to it (``n = tf.cast(strategy.num_replicas_in_sync, tf.float32)``) before ``before``."""
+    if _scaled_by_replicas(node):
+        return True
+    if not isinstance(node, ast.Name) or depth > _MAX_DEPTH:
+        return False
+    scope: Unit | None = unit
+    while scope is not None and node.id not in scope.bindings and node.id not in scope.params:
+        scope, before = scope.parent, END_OF_UNIT  # a module constant read inside the step
+    bindings = [b for b in scope.bindings.get(node.id, ()) if b.order < before] if scope is not None else []
+    if not bindings or bindings[-1].value is None:
+        return False
+    return _counts_replicas(bindings[-1].value, scope, bindings[-1].order, depth + 1)
+
+
 def _plain_means(node: ast.AST, unit: Unit, model: SemanticModel, before: int, depth: int = 0) -> Iterator[ast.Call]:
     """The mean calls that make up the loss ``node``: itself, a term of a sum,
     through the names it is bound to before ``before``, or returned by the
@@ -58,6 +74,8 @@ def _plain_means(node: ast.AST, unit: Unit, model: SemanticModel, before: int, d
         yield from _plain_means(node.left, unit, model, before, depth + 1)
         yield from _plain_means(node.right, unit, model, before, depth + 1)
     elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        if _counts_replicas(node.right, unit, before):
+            return  # mean / num_replicas, through the name the count is bound to
         yield from _plain_means(node.left, unit, model, before, depth + 1)
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         yield from _plain_means(node.operand, unit, model, before, depth + 1)  # -tf.reduce_mean(log_prob)
@@ -67,7 +85,7 @@ def _plain_means(node: ast.AST, unit: Unit, model: SemanticModel, before: int, d
         # unless an augmented step divides by the replicas (loss /= strategy.num_replicas_in_sync).
         augmented = []
         while len(bindings) > 1 and bindings[-1].kind is BindingKind.AUGMENTED:
-            if bindings[-1].value is not None and _scaled_by_replicas(bindings[-1].value):
+            if bindings[-1].value is not None and _counts_replicas(bindings[-1].value, unit, bindings[-1].order):
                 return
             augmented.append(bindings.pop())
         for binding in augmented:  # loss -= 0.01 * tf.reduce_mean(...): a term of the loss too
@@ -295,6 +313,21 @@ RULE = Rule(
     """,
     valid=(
         Case("""
+        # google/uncertainty-baselines: the replica count bound to a name through tf.cast, then divided by
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        def train_step(x, y):
+            num_replicas = tf.cast(strategy.num_replicas_in_sync, tf.float32)
+            with tf.GradientTape() as tape:
+                nll = tf.reduce_mean(tf.square(model(x) - y))
+                scaled_loss = nll / num_replicas
+            grads = tape.gradient(scaled_loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        @tf.function
+        def distributed_step(x, y):
+            strategy.run(train_step, args=(x, y))
+        """),
+        Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()
         def train_step(x, y):
@@ -317,6 +350,20 @@ RULE = Rule(
         """),
     ),
     invalid=(
+        Case("""
+        # divided by a name that holds something else than the replica count: still per replica
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        def train_step(x, y):
+            accumulation = tf.cast(4, tf.float32)
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(model(x) - y)) / accumulation
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        @tf.function
+        def distributed_step(x, y):
+            strategy.run(train_step, args=(x, y))
+        """, lines=(7,)),
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()
