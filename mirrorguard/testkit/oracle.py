@@ -337,7 +337,7 @@ def _check_arguments(replicas, steps, global_batch_size) -> tuple[int, ...]:
 
 
 def _devices(tf, count: int) -> list[str]:
-    from mirrorguard.testkit import DevicesAlreadySetError, split_cpu
+    from mirrorguard.testkit.devices import DevicesAlreadySetError, split_cpu
 
     try:
         return split_cpu(count)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from mirrorguard.testkit import DevicesAlreadySetError, split_cpu
+from mirrorguard.testkit.devices import DevicesAlreadySetError, split_cpu
 
 OPTION = "--mirrorguard-replicas"
 ENV_VAR = "MIRRORGUARD_REPLICAS"

@@ -114,7 +114,7 @@ def _check_file(target: str, what: str) -> None:
 
 
 def _split_cpu(count: int) -> None:
-    from mirrorguard.testkit import DevicesAlreadySetError, split_cpu
+    from mirrorguard.testkit.devices import DevicesAlreadySetError, split_cpu
 
     try:
         split_cpu(count)
