@@ -151,7 +151,7 @@ def _name_value(name: str, unit: Unit, model: SemanticModel, depth: int, order: 
             if last.kind is BindingKind.ASSIGNMENT:
                 # The last binding, and those on the other branches of its if/try:
                 # try: BATCH = 16 * replicas / except: BATCH = 16.
-                bindings = [b for b in before if b is last or b.excludes(last)]
+                bindings = [b for b in before if b is last or b.never_together_with(last)]
             else:
                 bindings = before
         return _merge([(b, scope) for b in bindings], model, depth)
