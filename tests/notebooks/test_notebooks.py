@@ -101,6 +101,13 @@ def test_noqa_works_inside_a_cell():
     assert found(notebook(STRATEGY, "model = tf.keras.Sequential()  # noqa: MG101\n")) == set()
 
 
+def test_unused_noqa_in_a_cell_is_mg001_in_that_cell():
+    data = notebook(STRATEGY, "with strategy.scope():\n    model = tf.keras.Sequential()  # noqa: MG101\n",
+                    "model2 = tf.keras.Sequential()  # noqa: MG101\n")
+    # The first comment silences nothing (the model is made in the scope); the second silences MG101.
+    assert found(data) == {(2, 2, 36, "MG001")}
+
+
 def test_notebook_in_another_language_is_not_checked():
     assert found(notebook("model <- keras_model_sequential()", language="R")) == set()
 
