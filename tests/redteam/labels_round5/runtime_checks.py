@@ -5,7 +5,7 @@ since logical devices must be configured before TensorFlow starts). Prints one l
 Tiny synthetic data, one step; evidence for labels.py, not a test of mirrorguard.
 
 Measured 2026-12-02 (TensorFlow 2.21, Keras 3.15):
-    optimizer_outside_plain_tf_function: FAILED TypeError: tuple indices must be integers or slices, not MirroredVariable
+    optimizer_outside_plain_tf_function: FAILED TypeError: TypeError: tuple indices must be integers or slices, not MirroredVariable
     optimizer_inside_plain_tf_function: ran, weight [-1.0], iterations 1, mirrored True
 """
 
