@@ -18,6 +18,7 @@ from cases import CASES as ROUND_ONE  # noqa: E402
 from cases_round2 import CASES as ROUND_TWO  # noqa: E402
 from cases_round3 import CASES as ROUND_THREE  # noqa: E402
 from cases_round4 import CASES as ROUND_FOUR, KNOWN_WRONG as ROUND_FOUR_KNOWN_WRONG  # noqa: E402
+from cases_round5 import CASES as ROUND_FIVE, KNOWN_WRONG as ROUND_FIVE_KNOWN_WRONG  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "corpus"))
 from labels import expected_in_source as expectations  # noqa: E402
@@ -28,9 +29,13 @@ CASES = {
     **{f"round2_{name}": source for name, source in ROUND_TWO.items()},
     **{f"round3_{name}": source for name, source in ROUND_THREE.items()},
     **{f"round4_{name}": source for name, source in ROUND_FOUR.items()},
+    **{f"round5_{name}": source for name, source in ROUND_FIVE.items()},
 }
-# Cases the checker still gets wrong: their test asserts today's output (see cases_round4.py).
-KNOWN_WRONG = {f"round4_{name}": found for name, found in ROUND_FOUR_KNOWN_WRONG.items()}
+# Cases the checker still gets wrong: their test asserts today's output (see cases_round4.py, cases_round5.py).
+KNOWN_WRONG = {
+    **{f"round4_{name}": found for name, found in ROUND_FOUR_KNOWN_WRONG.items()},
+    **{f"round5_{name}": found for name, found in ROUND_FIVE_KNOWN_WRONG.items()},
+}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
