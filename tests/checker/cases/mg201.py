@@ -1,5 +1,5 @@
-"""MG201's cases kept with the tests: SHAPES, small whole programs in the shapes real training code
-takes, each seen in public code. ``# expect: MGnnn`` marks every line that must be reported, by any
+"""MG201's cases kept with the tests: SHAPES, small whole programs, each in one shape that real training
+code takes. ``# expect: MGnnn`` marks every line that must be reported, by any
 rule; every other line must stay silent (every default rule runs). The rule's own VALID/INVALID cases
 stay in its module (mirrorguard/checker/rules/); tests/checker/test_rule_cases.py runs both.
 """
