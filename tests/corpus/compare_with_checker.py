@@ -5,7 +5,7 @@ Run from the repository root::
     PYTHONPATH=$PWD python tests/corpus/compare_with_checker.py [FOLDER]
 
 Each file is checked on its own (`--no-cross-file`) with the default rules (MG405 is
-off by default), as tests/checker/test_corpus.py does with `check_file`. Prints one line per file
+off by default), as tests/checker/test_rule_cases.py does with `check_file`. Prints one line per file
 whose findings differ from its labels, then the totals: expected findings
 matched, expected findings missed, unexpected findings.
 """
