@@ -204,28 +204,43 @@ def _for_unreplicated_model(site: CallSite, model: SemanticModel) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class ConstantSize:
+    """A constant that sets a batch: the node to report, its value, and the
+    expression that holds it as seen from ``unit`` (where it is written)."""
+
+    report: ast.AST
+    value: Value
+    expression: ast.expr | None = None
+    unit: Unit | None = None
+    order: int | None = None
+
+
 def constant_sizes(found: BatchSize, site: CallSite, unit: Unit,
-                   model: SemanticModel) -> Iterator[tuple[ast.AST, Value]]:
-    """Each constant that sets this batch: (node to report, value)."""
+                   model: SemanticModel) -> Iterator[ConstantSize]:
+    """Each constant that sets this batch."""
     expression = found.expression
     if expression is None:
-        yield found.report, Value(Kind.CONSTANT, api.KERAS_DEFAULT_BATCH_SIZE)
+        yield ConstantSize(found.report, Value(Kind.CONSTANT, api.KERAS_DEFAULT_BATCH_SIZE))
         return
     if isinstance(expression, (ast.List, ast.Tuple)):  # bucket_batch_sizes=[64, 64, 32]
         values = [value_of(e, unit, model, order=site.order) for e in expression.elts]
         if values and all(v.kind is Kind.CONSTANT for v in values):
-            yield found.report, Value(Kind.CONSTANT)
+            yield ConstantSize(found.report, Value(Kind.CONSTANT))
         return
     value = value_of(expression, unit, model, order=site.order)
     if value.kind is Kind.CONSTANT:
-        yield found.report, value
+        yield ConstantSize(found.report, value, expression, unit, site.order)
     elif isinstance(expression, ast.Name) and expression.id in unit.params:
         # make_dataset(x, 32): judged by the values that reach the parameter,
         # each reported where it is written.
         for origin in parameter_origins(expression.id, unit, model):
             if origin.value.kind is Kind.CONSTANT:
                 # A literal at a call site is reported there; a default, at the batch.
-                yield (found.report if origin.unit is unit else origin.node), origin.value
+                at_call = origin.unit is not unit
+                home = origin.unit if at_call else (unit.parent or model.module)
+                yield ConstantSize(found.report if not at_call else origin.node, origin.value,
+                                   origin.node, home)  # type: ignore[arg-type]
 
 
 # In MG201's message for a product of fixed numbers: the fixer reads it and does
@@ -242,11 +257,14 @@ class FixedProduct:
     number: int
 
 
-def fixed_product(expression: ast.expr, site: CallSite, model: SemanticModel) -> FixedProduct | None:
-    """The product of two fixed numbers this size is, through the names it is bound to."""
-    node: ast.AST = expression
-    unit: Unit = site.unit
+def fixed_product(size: ConstantSize, model: SemanticModel) -> FixedProduct | None:
+    """The product of two fixed numbers this constant is, through the names it is bound to."""
+    node: ast.AST | None = size.expression
+    unit = size.unit
+    order = size.order
     for _ in range(_MAX_DEPTH):
+        if node is None or unit is None:
+            return None
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
             left = value_of(node.left, unit, model)
             right = value_of(node.right, unit, model)
@@ -264,11 +282,11 @@ def fixed_product(expression: ast.expr, site: CallSite, model: SemanticModel) ->
         if scope is None or node.id in scope.params:
             return None
         bindings = scope.bindings[node.id]
-        if scope is site.unit:
-            bindings = [b for b in bindings if b.order < site.order] or bindings
+        if scope is unit and order is not None:
+            bindings = [b for b in bindings if b.order < order] or bindings
         if bindings[-1].value is None:
             return None
-        node, unit = bindings[-1].value, scope
+        node, unit, order = bindings[-1].value, scope, None
     return None
 
 

@@ -20,7 +20,8 @@ def check(context: Context) -> Iterator[Report]:
             found = batching.batch_size_of(site, model)
             if found is None or not batching.unscaled_global(site, found, context):
                 continue
-            for node, value in batching.constant_sizes(found, site, unit, model):
+            for constant in batching.constant_sizes(found, site, unit, model):
+                node, value = constant.report, constant.value
                 if id(node) in seen:
                     continue
                 seen.add(id(node))
@@ -28,7 +29,7 @@ def check(context: Context) -> Iterator[Report]:
                     size = f"`{value.number}` (Keras's default)"
                 else:
                     size = f"`{value.number}`" if value.number is not None else f"`{context.code(node)}`"
-                product = batching.fixed_product(found.expression, site, model) if found.expression else None
+                product = batching.fixed_product(constant, model)
                 if product is not None:
                     # Already multiplied, by a fixed count: name the number to replace,
                     # never "multiply by the replicas" a second time.
