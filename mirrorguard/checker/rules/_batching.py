@@ -136,7 +136,7 @@ def judged(site: CallSite, model: SemanticModel) -> bool:
     replica (an input function), sits in the no-strategy branch of
     ``if strategy: ... else: ...``, is batched again or unbatched later, only
     feeds a layer's ``adapt()``, or only a host-side ``for`` loop."""
-    if model.runs_per_replica(site) or site.single_device:
+    if runs_per_replica(site, model) or site.single_device:
         return False
     if model.is_estimator_input_fn(site.unit):
         return False  # an Estimator's input_fn: the Estimator batches per replica itself
@@ -155,6 +155,42 @@ def judged(site: CallSite, model: SemanticModel) -> bool:
     if site.method in api.BATCH_SIZE_POSITION:
         return True  # fit/evaluate: the batch is used right there
     return dataflow.batch_reaches_strategy(site, model)
+
+
+def runs_per_replica(site: CallSite, model: SemanticModel) -> bool:
+    """Inside an input function a per-replica API calls with an ``InputContext``:
+    ``distribute_datasets_from_function`` (the model knows those), or Keras's
+    ``DatasetCreator(dataset_fn)`` for ``fit`` under ParameterServerStrategy."""
+    return model.runs_per_replica(site) or _handed(site.unit, model, "dataset creators", _DATASET_CREATOR, set())
+
+
+_DATASET_CREATOR = "DatasetCreator"
+
+
+def _handed_functions(model: SemanticModel, key: str, callee: str) -> set[str]:
+    """The names of the file's functions given as first argument to a call of ``callee``."""
+    names = model.cache.get(key)
+    if names is None:
+        names = model.cache[key] = {
+            site.node.args[0].id
+            for unit in model.units for site in unit.calls
+            if site.node.args and isinstance(site.node.args[0], ast.Name)
+            and any(q.rsplit(".", 1)[-1] == callee for q in site.qualified)
+        }
+    return names
+
+
+def _handed(unit: Unit | None, model: SemanticModel, key: str, callee: str, seen: set[int]) -> bool:
+    names = _handed_functions(model, key, callee)
+    while unit is not None and not unit.is_module:
+        if unit.name in names:
+            return True
+        if id(unit) not in seen and unit.callers:
+            seen.add(id(unit))
+            if all(_handed(caller.unit, model, key, callee, seen) for caller in unit.callers):
+                return True
+        unit = unit.parent
+    return False
 
 
 def _per_worker_functions(model: SemanticModel) -> set[str]:
@@ -386,7 +422,7 @@ def _mismatch(site: CallSite, found: BatchSize, context: Context) -> str | None:
     model = context.model
     size = context.code(expression)
     kind = role(expression, site, model)
-    if model.runs_per_replica(site):
+    if runs_per_replica(site, model):
         # A global value in an input function run once per pipeline: scaled by the
         # replicas, or the size the file hands on as its global batch.
         if kind is Kind.SCALED or (kind is Kind.CONSTANT and said_global(expression, site, model)):

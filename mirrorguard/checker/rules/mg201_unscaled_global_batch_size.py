@@ -74,7 +74,7 @@ RULE = Rule(
     leaves it to you.
 
     Not judged: per-replica batches inside an input function given to
-    `distribute_datasets_from_function` (see MG202), and per-worker ones in a
+    `distribute_datasets_from_function` or Keras's `DatasetCreator` (see MG202), and per-worker ones in a
     function given to `create_per_worker_dataset` (training or evaluation); a
     batch whose dataset never reaches the strategy (it only feeds a layer's
     `adapt()`, a host-side loop, `next(iter(...))` or `Session.run`, is batched
@@ -141,6 +141,15 @@ RULE = Rule(
         def eval_dataset_fn():
             return tf.data.Dataset.from_tensor_slices(eval_data).batch(8)
         per_worker_eval_dataset = coordinator.create_per_worker_dataset(eval_dataset_fn)
+        """),
+        # tensorflow/docs parameter_server_training, Model.fit path: Keras calls the
+        # DatasetCreator's function once per worker with an InputContext (whatever it is called).
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.ParameterServerStrategy(resolver)
+        def dataset_fn(ctx):
+            return make().shard(ctx.num_input_pipelines, ctx.input_pipeline_id).batch(64)
+        dc = tf.keras.utils.experimental.DatasetCreator(dataset_fn)
         """),
         # A batched dataset nothing reads.
         Case("""

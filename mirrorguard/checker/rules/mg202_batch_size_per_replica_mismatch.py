@@ -14,7 +14,7 @@ def check(context: Context) -> Iterator[Report]:
     for unit in model.units:
         for site in unit.calls:
             found = batching.batch_size_of(site, model)
-            if found is None or (id(unit) not in with_strategy and not model.runs_per_replica(site)):
+            if found is None or (id(unit) not in with_strategy and not batching.runs_per_replica(site, model)):
                 continue
             message = batching.mismatch(site, found, context)
             if message is not None:
@@ -28,8 +28,8 @@ RULE = Rule(
     check=check,
     docs="""
     ## What it does
-    Inside an input function given to `distribute_datasets_from_function`
-    (it takes an `InputContext`), flags batching with the *global* batch size
+    Inside an input function given to `distribute_datasets_from_function` or
+    Keras's `DatasetCreator` (it takes an `InputContext`), flags batching with the *global* batch size
     instead of `input_context.get_per_replica_batch_size(GLOBAL)`: a value
     multiplied by `num_replicas_in_sync`, or the value the file itself hands on
     as its global batch (to `get_per_replica_batch_size(...)` or
