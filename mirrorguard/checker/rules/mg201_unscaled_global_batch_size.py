@@ -37,8 +37,8 @@ def check(context: Context) -> Iterator[Report]:
                     why = (f"which multiplies by a fixed `{factor}`" if factor == str(product.number)
                            else f"and `{factor}` is a fixed `{product.number}`")
                     yield Report(node, f"global batch size {size} is `{context.code(product.product)}`, {why}; "
-                                       f"write `{strategy}.num_replicas_in_sync` {batching.FIXED_FACTOR} "
-                                       f"`{factor}`")
+                                       f"if it counts the replicas, write `{strategy}.num_replicas_in_sync` "
+                                       f"{batching.FIXED_FACTOR} `{factor}`")
                     continue
                 yield Report(node, f"global batch size {size} is not scaled by `{strategy}.num_replicas_in_sync`; "
                                    f"use a per-replica size times `{strategy}.num_replicas_in_sync`")
