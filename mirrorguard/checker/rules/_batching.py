@@ -19,7 +19,6 @@ from mirrorguard.checker.semantic.distribute import PER_REPLICA_PARAMS
 from mirrorguard.checker.semantic.values import Kind, Value, parameter_origins, value_of
 
 
-
 @dataclass(frozen=True)
 class BatchSize:
     """Where a call sets a global batch size: the node to report and the size's expression.
@@ -142,7 +141,8 @@ def judged(site: CallSite, model: SemanticModel) -> bool:
         return False  # an Estimator's input_fn: the Estimator batches per replica itself
     if model.is_element_function(site.unit) or site.is_inside(lambda o: o.method in api.ELEMENT_FUNCTION_METHODS):
         return False  # flat_map(lambda w: w.batch(WINDOW)): batches one window, not the dataset
-    if site.chained and (dataflow.UNBATCHING.intersection(site.chained) or api.BATCH_METHODS.intersection(site.chained)):
+    chained = set(site.chained)
+    if chained & dataflow.UNBATCHING or chained & api.BATCH_METHODS:
         return False
     if site.iterated or site.is_inside(lambda outer: outer.method == "adapt"):
         return False

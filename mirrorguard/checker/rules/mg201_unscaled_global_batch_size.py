@@ -78,7 +78,7 @@ RULE = Rule(
     function given to `create_per_worker_dataset` (training or evaluation); a
     batch whose dataset never reaches the strategy (it only feeds a layer's
     `adapt()`, a host-side loop, `next(iter(...))` or `Session.run`, is batched
-    again or unbatched later, also after a helper returns it, is re-bound
+    again or unbatched later, also by or after a helper of the file, is re-bound
     before use or never read, or batches one window inside `flat_map`); the
     `fit` of the file's own (non-Keras) trainer class, which has no Keras
     default batch; an Estimator's
@@ -131,6 +131,17 @@ RULE = Rule(
         def vectorized(ds):
             return ds.batch(1024).map(vectorize_layer)
         train = vectorized(raw).unbatch().batch(32 * strategy.num_replicas_in_sync)
+        model.fit(train)
+        """),
+        # ... or a helper that only hands back what it is given, unbatched.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        def flatten(ds):
+            ds = ds.map(vectorize_layer)
+            return ds.unbatch()
+        chunks = raw.batch(1024)
+        train = flatten(chunks).batch(32 * strategy.num_replicas_in_sync)
         model.fit(train)
         """),
         # tensorflow/docs parameter_server_training: each worker's dataset, also for evaluation.
@@ -216,6 +227,15 @@ RULE = Rule(
         GLOBAL = PER_REPLICA * 2
         model.fit(x_train, y_train, batch_size=GLOBAL)
         """, lines=(5,)),
+        # A helper that keeps the batch (it only maps and prefetches): still the global batch.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        def prep(ds):
+            ds = ds.map(augment)
+            return ds.prefetch(2)
+        model.fit(prep(raw.batch(64)))
+        """, lines=(6,)),
         # tensorflow/docs multi_worker_with_keras with the worker count written in.
         Case("""
         import tensorflow as tf

@@ -143,9 +143,10 @@ RULE = Rule(
         strategy = tf.distribute.MirroredStrategy()
         def dataset_fn(input_context):
             per_replica_batch = 32 * input_context.num_replicas_in_sync
-            return make().shard(input_context.num_input_pipelines, input_context.input_pipeline_id).batch(per_replica_batch)
+            ds = make().shard(input_context.num_input_pipelines, input_context.input_pipeline_id)
+            return ds.batch(per_replica_batch)
         ds = strategy.distribute_datasets_from_function(dataset_fn)
-        """, lines=(5,)),
+        """, lines=(6,)),
         # A constant the file hands on as its global batch (the loss's global_batch_size), batched per replica.
         Case("""
         import tensorflow as tf

@@ -15,7 +15,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from mirrorguard.checker import names as api
-from mirrorguard.checker.semantic.units import CallSite
+from mirrorguard.checker.semantic.units import END_OF_UNIT, BindingKind, CallSite, argument_for, walk
 
 if TYPE_CHECKING:
     from mirrorguard.checker.semantic.model import SemanticModel
@@ -30,7 +30,60 @@ def batch_reaches_strategy(site: CallSite, model: SemanticModel) -> bool:
     end = chain_end(site)
     if len(end.targets) == 1 and only_feeds_elsewhere(end.targets[0], end, model, 0):
         return False
+    outer = end.inside_call
+    if outer is not None and _helper_unbatches(outer, end.node, model):
+        return False  # flatten(raw.batch(1024).map(f)), where flatten returns ds.unbatch()
     return not _returned_to_rebatching(end, model)
+
+
+def _helper_unbatches(call: CallSite, argument: ast.AST, model: SemanticModel) -> bool:
+    """Is ``argument`` handed to a function of the file that only hands it back
+    unbatched (or batched again): ``def flatten(ds): return ds.map(f).unbatch()``?"""
+    for function in model.callees(call):
+        node = getattr(function, "node", None)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        params = [a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)]
+        for param in params:
+            if argument_for(call, function, param) is argument:  # type: ignore[arg-type]
+                return _returns_param_rebatched(function, param)  # type: ignore[arg-type]
+    return False
+
+
+def _returns_param_rebatched(function, param: str) -> bool:
+    """Every value ``function`` returns is ``param`` through a chain that unbatches
+    or batches it again (following names bound once in the function)."""
+    returns = [n.value for n in walk(function.node) if isinstance(n, ast.Return) and n.value is not None]
+    if not returns:
+        return False
+    for value in returns:
+        methods: set[str] = set()
+        node: ast.AST = value
+        limit = END_OF_UNIT  # a name read here means its last binding before this order
+        for _ in range(8):
+            while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                methods.add(node.func.attr)
+                node = node.func.value
+            if not isinstance(node, ast.Name):
+                return False
+            bindings = [b for b in function.bindings.get(node.id, ()) if b.order < limit]
+            if not bindings:
+                return False
+            binding = bindings[-1]
+            if binding.kind is BindingKind.PARAMETER:
+                if node.id != param:
+                    return False
+                break
+            if binding.kind is not BindingKind.ASSIGNMENT or binding.value is None or len(
+                    [b for b in bindings if b.kind is not BindingKind.PARAMETER]) > 1 and binding.branches:
+                return False
+            # ds = ds.map(f): follow the binding back to what it was made from
+            node, limit = binding.value, binding.order
+        else:
+            return False
+        if not (UNBATCHING & methods or api.BATCH_METHODS & methods):
+            return False
+    return True
 
 
 # Methods after which a batch no longer holds: ds.batch(1024).map(vectorize).unbatch().
@@ -149,6 +202,10 @@ def only_feeds_elsewhere(name: str, site: CallSite, model: SemanticModel, depth:
                 continue
             if _host_side(other, name, model):
                 continue
+            if other.chain_root != name and any(isinstance(a, ast.Name) and a.id == name for a in other.node.args) and (
+                    _helper_unbatches(other, next(a for a in other.node.args
+                                                  if isinstance(a, ast.Name) and a.id == name), model)):
+                continue  # flatten(chunks): a helper of the file unbatches it
             # dataset = chunks.map(split): follow the new name.
             final = _end_of_chain(other, unit) if other.chain_root == name else None
             if final is not None and len(final.targets) == 1 and only_feeds_elsewhere(
