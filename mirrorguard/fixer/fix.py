@@ -46,6 +46,7 @@ from mirrorguard.checker import source as sources
 from mirrorguard.fixer.lines import Lines, is_blank, split_lines
 
 from mirrorguard.checker.rules import ALL_RULES, Applicability, Fix
+from mirrorguard.checker.rules._batching import FIXED_FACTOR
 
 # Each rule declares its fix and that fix's safety; the fixer knows the fixes, not the rules.
 FIX_OF = {r.code: r.fix for r in ALL_RULES if r.fix is not Fix.NONE}
@@ -690,6 +691,10 @@ class _Round:
                 "`num_replicas_in_sync` cannot be read there"
             )
         name = binding[0]
+        if FIXED_FACTOR in (self.message_of(target) or ""):
+            return _Plan.refused(
+                "the batch is already a product with a fixed count; write "
+                f"`{name}.num_replicas_in_sync` in place of that count by hand")
         node = target.node
         parent = self.parents.get(id(node))
         if isinstance(parent, cst.Call) and parent.func is node:

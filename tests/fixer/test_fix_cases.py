@@ -351,6 +351,7 @@ FIXED = {
         with strategy.scope():
             model = tf.keras.Sequential([tf.keras.layers.Dense(4)])
         model.fit(x, y, batch_size=128)
+        model.evaluate(train_ds.concatenate(val_ds).concatenate(test_ds))
     """, """
         import tensorflow as tf
         BATCH = 64
@@ -361,6 +362,7 @@ FIXED = {
         with strategy.scope():
             model = tf.keras.Sequential([tf.keras.layers.Dense(4)])
         model.fit(x, y, batch_size=128 * strategy.num_replicas_in_sync)
+        model.evaluate(train_ds.concatenate(val_ds).concatenate(test_ds))
     """, True),
 }
 

@@ -14,14 +14,15 @@ SHAPES = {
         HARDCODED_TPU = 16 * 8
         args = argparse.ArgumentParser().parse_args()
         a = ds.batch(GLOBAL)
-        b = ds.batch(PER_REPLICA)  # expect: MG202
+        b = ds.batch(PER_REPLICA)  # expect: MG201
         c = ds.batch(HARDCODED_TPU, drop_remainder=True)  # expect: MG201
         d = ds.batch(args.batch_size)
         e = ds.padded_batch(32)  # expect: MG201
+        dist = [strategy.experimental_distribute_dataset(x) for x in (a, b, c, d, e)]
         with strategy.scope():
             model = tf.keras.Sequential()
             model.compile(optimizer="adam", loss="mse")
-        model.fit(x, y, batch_size=PER_REPLICA)  # expect: MG202
+        model.fit(x, y, batch_size=PER_REPLICA)  # expect: MG201
         model.fit(x, y, GLOBAL)
         model.evaluate(x, y, 256)  # expect: MG201
         model.predict(x, batch_size=256)

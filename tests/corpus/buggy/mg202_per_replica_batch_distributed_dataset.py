@@ -12,7 +12,7 @@ def preprocess(image, label):
 
 
 train_ds = tfds.load("cats_vs_dogs", split="train[:80%]", as_supervised=True).map(preprocess)
-train_ds = train_ds.shuffle(2000).batch(BATCH_SIZE_PER_REPLICA)  # expect: MG202
+train_ds = train_ds.shuffle(2000).batch(BATCH_SIZE_PER_REPLICA)  # expect: MG201
 dist_train = strategy.experimental_distribute_dataset(train_ds)
 
 with strategy.scope():

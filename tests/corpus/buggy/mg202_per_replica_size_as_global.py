@@ -4,7 +4,9 @@ Style: Hugging Face TF examples (`--per_device_train_batch_size`, from
 examples/tensorflow/text-classification/run_glue.py) and tensorflow/docs
 custom_training (`BATCH_SIZE_PER_REPLICA`), where the per-replica value is handed
 to `prepare_tf_dataset`, to `.batch()` before `experimental_distribute_dataset`, and to
-`fit(batch_size=)` without multiplying by `num_replicas_in_sync`. MG202 (not MG201).
+`fit(batch_size=)` without multiplying by `num_replicas_in_sync`. MG202 (not MG201) for
+the Hugging Face per-device field; issue 17: the constant `BATCH_SIZE_PER_REPLICA = 32` is
+only a constant by its value (its name decides nothing), so those two batches are MG201.
 """
 import argparse
 
@@ -33,10 +35,10 @@ model.fit(train_set, epochs=2)
 
 features = tf.random.normal((4096, 16))
 labels = tf.random.uniform((4096,), maxval=2, dtype=tf.int32)
-ds = tf.data.Dataset.from_tensor_slices((features, labels)).batch(BATCH_SIZE_PER_REPLICA)  # expect: MG202
+ds = tf.data.Dataset.from_tensor_slices((features, labels)).batch(BATCH_SIZE_PER_REPLICA)  # expect: MG201
 dist_ds = strategy.experimental_distribute_dataset(ds)
 
 with strategy.scope():
     probe = tf.keras.Sequential([tf.keras.layers.Dense(2)])
     probe.compile(optimizer="sgd", loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
-probe.fit(features, labels, batch_size=BATCH_SIZE_PER_REPLICA, epochs=1)  # expect: MG202
+probe.fit(features, labels, batch_size=BATCH_SIZE_PER_REPLICA, epochs=1)  # expect: MG201

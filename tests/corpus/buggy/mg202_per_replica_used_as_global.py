@@ -11,7 +11,7 @@ x_train = x_train.astype("float32") / 255.0
 x_test = x_test.astype("float32") / 255.0
 
 train_ds = tf.data.Dataset.from_tensor_slices((x_train, y_train)).shuffle(10_000)
-train_ds = train_ds.batch(BATCH_SIZE_PER_REPLICA).prefetch(tf.data.AUTOTUNE)  # expect: MG202
+train_ds = train_ds.batch(BATCH_SIZE_PER_REPLICA).prefetch(tf.data.AUTOTUNE)  # expect: MG201
 
 with strategy.scope():
     base = tf.keras.applications.ResNet50V2(weights=None, input_shape=(32, 32, 3), classes=100)
@@ -19,4 +19,4 @@ with strategy.scope():
                  loss="sparse_categorical_crossentropy", metrics=["accuracy"])
 
 base.fit(train_ds, epochs=EPOCHS)
-base.evaluate(x_test, y_test, batch_size=BATCH_SIZE_PER_REPLICA)  # expect: MG202
+base.evaluate(x_test, y_test, batch_size=BATCH_SIZE_PER_REPLICA)  # expect: MG201

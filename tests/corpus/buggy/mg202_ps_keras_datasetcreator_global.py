@@ -11,7 +11,7 @@ def dataset_fn(input_context):
     y = tf.random.uniform((10,))
     dataset = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(10).repeat()
     dataset = dataset.shard(input_context.num_input_pipelines, input_context.input_pipeline_id)
-    dataset = dataset.batch(global_batch_size)  # expect: MG202
+    dataset = dataset.batch(global_batch_size)
     return dataset.prefetch(2)
 
 

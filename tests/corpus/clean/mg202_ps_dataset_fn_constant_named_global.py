@@ -1,4 +1,9 @@
-"""tensorflow/docs parameter_server_training custom loop whose dataset_fn batches the global size."""
+"""tensorflow/docs parameter_server_training custom loop whose dataset_fn batches `GLOBAL_BATCH_SIZE = 64`.
+
+Was buggy/r_b10 (MG202 on the batch). Issue 17: a batch role comes from the value, never the
+name; 64 is a constant that nothing divides, multiplies by the replicas or hands on as the
+global batch, so inside a per-replica input function it may well be the per-replica size.
+"""
 import os
 
 import tensorflow as tf
@@ -18,7 +23,7 @@ def dataset_fn(input_context):
     y = tf.random.uniform((10,))
     dataset = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(10).repeat()
     dataset = dataset.shard(input_context.num_input_pipelines, input_context.input_pipeline_id)
-    dataset = dataset.batch(GLOBAL_BATCH_SIZE)  # expect: MG202
+    dataset = dataset.batch(GLOBAL_BATCH_SIZE)
     return dataset.prefetch(2)
 
 
