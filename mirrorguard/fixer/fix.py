@@ -370,10 +370,11 @@ class _Round:
         self.parts = parts
         self.module = cst.parse_module(text)
         self.positions = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
-        self.parents = st.parent_map(self.module)
+        self.parents, self.nodes = st.index_tree(self.module)
         self.lines = Lines(text)
-        self.imported = st.imported_names(self.module)
-        self.loggers = st.loggers(self.module)
+        self.imported = st.imported_names(self.nodes)
+        self.loggers = st.loggers(self.nodes)
+        self._scope_names: dict[str, set[str]] = {}
         self.findings = {(f.line, f.column, f.code): f for f in findings}
         analysed = analyse_source(text, settings)
         self.strategy_names = {analysed.model.strategy_variable} - {""} if analysed is not None else set()
@@ -533,7 +534,9 @@ class _Round:
         return None
 
     def is_scope(self, statement: cst.CSTNode, name: str) -> bool:
-        return st.scope_target(statement, name, st.scope_names(self.module, name))
+        if name not in self._scope_names:
+            self._scope_names[name] = st.scope_names(self.nodes, name)
+        return st.scope_target(statement, name, self._scope_names[name])
 
     def with_feeders(self, body, first: int, last: int, lower: int) -> int:
         """Extend a run of statements back over the functional-API steps that feed it."""
@@ -577,11 +580,9 @@ class _Round:
 
         # Between the flagged statements, one that only describes their objects
         # (`model.summary()`) or goes on building them moves with them, in order
-        # (their objects: the names they bind, and the names of this block they read).
+        # (their objects: the names they bind or read, imports aside).
         flagged = [i for i in range(len(body)) if movable(i)]
-        bound_here = set().union(*(st.writes(statement) for statement in body))
-        objects = set().union(*(st.writes(body[i]) for i in flagged), *(
-            st.reads(body[i]) & bound_here for i in flagged)) - self.imported
+        objects = set().union(*(st.writes(body[i]) | st.reads(body[i]) for i in flagged)) - self.imported
 
         def describes(i: int) -> bool:  # or goes on building them (`model.add(...)`)
             return not self.frozen(body[i]) and (st.only_reports_on(body[i], objects, self.loggers)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import libcst as cst
 
@@ -57,14 +57,22 @@ BUILTIN_NAMES = frozenset(dir(builtins))
 
 def parent_map(module: cst.Module) -> dict[int, cst.CSTNode]:
     """id(node) -> its parent, for every node of ``module``."""
+    return index_tree(module)[0]
+
+
+def index_tree(module: cst.Module) -> tuple[dict[int, cst.CSTNode], list[cst.CSTNode]]:
+    """(id(node) -> its parent, every node): one walk of the tree (libcst works out a node's
+    children anew each time they are asked for, so questions about the whole file ask this list)."""
     parents: dict[int, cst.CSTNode] = {}
+    nodes: list[cst.CSTNode] = [module]
     pending: list[cst.CSTNode] = [module]
     while pending:
         node = pending.pop()
         for child in node.children:
             parents[id(child)] = node
             pending.append(child)
-    return parents
+            nodes.append(child)
+    return parents, nodes
 
 
 @dataclass(frozen=True)
@@ -233,10 +241,10 @@ def callee_root(call: cst.Call) -> str | None:
     return func.value if isinstance(func, cst.Name) else None
 
 
-def imported_names(module: cst.Module) -> set[str]:
-    """Names bound by import statements anywhere in the file."""
+def imported_names(nodes: Iterable[cst.CSTNode]) -> set[str]:
+    """Names bound by import statements among ``nodes`` (a file's: :func:`index_tree`)."""
     found: set[str] = set()
-    for current in _walk(module):
+    for current in nodes:
         if isinstance(current, (cst.Import, cst.ImportFrom)):
             found |= writes(current)
     return found
@@ -280,10 +288,10 @@ _REPORTING_NAMES = frozenset({"print", "pprint", "logging", "absl", "True", "Fal
     name for name in _INERT_CALLS if "." not in name)
 
 
-def loggers(module: cst.Module) -> set[str]:
-    """Names bound to a logger: ``log = logging.getLogger(__name__)``, ``logger = tf.get_logger()``."""
+def loggers(nodes: Iterable[cst.CSTNode]) -> set[str]:
+    """Names bound to a logger among ``nodes``: ``log = logging.getLogger(__name__)``, ``logger = tf.get_logger()``."""
     found: set[str] = set()
-    for current in _walk(module):
+    for current in nodes:
         if isinstance(current, cst.Assign) and len(current.targets) == 1 and isinstance(current.value, cst.Call):
             target = current.targets[0].target
             func = dotted(current.value.func) or ""
@@ -435,10 +443,10 @@ def scope_target(with_node: cst.CSTNode, strategy: str, scope_names: set[str]) -
     return False
 
 
-def scope_names(module: cst.Module, strategy: str) -> set[str]:
-    """Names bound to ``<strategy>.scope()`` (``scope = strategy.scope()``)."""
+def scope_names(nodes: Iterable[cst.CSTNode], strategy: str) -> set[str]:
+    """Names bound to ``<strategy>.scope()`` among ``nodes`` (``scope = strategy.scope()``)."""
     found: set[str] = set()
-    for current in _walk(module):
+    for current in nodes:
         if isinstance(current, cst.Assign) and len(current.targets) == 1:
             value = current.value
             if (
