@@ -101,8 +101,52 @@ def run_check(args: argparse.Namespace) -> int:
         return _add_noqa(findings, status)
     if status != EXIT_USAGE:
         status = EXIT_FINDINGS if findings and not args.exit_zero else EXIT_CLEAN
-    _write_output(args, findings, len(checked), status, contents)
+    fixability = None
+    if args.show_fixes or not args.quiet:  # the marks and counts are printed: make them exact
+        fixability = fixability_of(results, settings, contents, resolver, args)
+    _write_output(args, findings, len(checked), status, contents, fixability)
     return status
+
+
+def fixability_of(results, settings, contents: dict[str, bytes], resolver, args: argparse.Namespace):
+    """How `mirrorguard fix` would fix each finding: "safe" (`fix` fixes it), "unsafe" (only
+    `fix --unsafe-fixes` does) or None, found by running the fixer as `fix --diff` does, so the
+    "N fixable" that check prints is what `fix` then fixes.
+
+    The fixer (and libcst) is loaded only for files with a finding whose rule has a fix.
+    """
+    from mirrorguard.checker.report import fix_applicability
+
+    kinds: dict[int, str] = {}
+    for result in results:
+        candidates = {fix_applicability(finding.code) for finding in result.findings} - {None}
+        if not candidates:
+            continue
+        safe = _fixed_ids(result, settings, contents, resolver, args, unsafe=False)
+        for key in safe:
+            kinds[key] = "safe"
+        if "unsafe" in candidates:
+            for key in _fixed_ids(result, settings, contents, resolver, args, unsafe=True) - safe:
+                kinds[key] = "unsafe"
+    return lambda finding: kinds.get(id(finding))
+
+
+def _fixed_ids(result, settings, contents: dict[str, bytes], resolver, args: argparse.Namespace, *,
+               unsafe: bool) -> set[int]:
+    """The findings of ``result`` that `mirrorguard fix` (with ``unsafe``) fixes, by id: for a
+    file, as `fix` fixes it (cross-file summaries included); for standard input, as `fix -` does."""
+    if result.path in contents:
+        from mirrorguard.fixer.files import fix_bytes
+
+        fixed = fix_bytes(contents[result.path], result.path,
+                          resolver.settings_for(args.stdin_filename or result.path), unsafe=unsafe).fixed
+        keys = {(finding.line, finding.column, finding.code) for finding in fixed}
+        return {id(finding) for finding in result.findings if (finding.line, finding.column, finding.code) in keys}
+    from mirrorguard.fixer.files import fix_reported
+
+    done = fix_reported(result.path, result.findings, result.settings or settings[result.path],
+                        unsafe=unsafe, write=False)
+    return {id(finding) for finding in done.fixed}
 
 
 def colour_wanted(choice: str, stream, environ=None) -> bool:
@@ -116,8 +160,8 @@ def colour_wanted(choice: str, stream, environ=None) -> bool:
 
 
 def _write_output(args: argparse.Namespace, findings: list, files_checked: int, status: int,
-                  contents: dict[str, bytes]) -> None:
-    from mirrorguard.checker.report import write
+                  contents: dict[str, bytes], fixability=None) -> None:
+    from mirrorguard.checker.report import rule_fixability, write
 
     output_format = "full" if args.show_source and args.output_format in (None, "text", "concise") else (
         args.output_format or "text")
@@ -126,7 +170,7 @@ def _write_output(args: argparse.Namespace, findings: list, files_checked: int, 
     write(findings, files_checked, target, output_format, args.quiet, show_statistics=args.statistics,
           side=sys.stderr, exit_code=status, colour=colour_wanted(args.color, target),
           source_lines=SourceLines(contents), workspace=workspace, show_fixes=args.show_fixes,
-          unsafe_fixes=args.unsafe_fixes)
+          unsafe_fixes=args.unsafe_fixes, fixability=fixability or rule_fixability)
     if args.output_file:
         from mirrorguard.fixer.files import atomic_write
 
