@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
 import libcst as cst
@@ -376,7 +376,8 @@ class _Round:
         self.loggers = st.loggers(self.nodes)
         self._scope_names: dict[str, set[str]] = {}
         self.findings = {(f.line, f.column, f.code): f for f in findings}
-        analysed = analyse_source(text, settings)
+        # Only the semantic model is wanted here (the strategy's name): no rule needs to run.
+        analysed = analyse_source(text, replace(settings, select=()))
         self.strategy_names = {analysed.model.strategy_variable} - {""} if analysed is not None else set()
         # strategy-names from the configuration: the checker takes them for strategies, so must the fixer.
         self.configured_strategies = frozenset(settings.extra_strategy_names)
