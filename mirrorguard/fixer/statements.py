@@ -355,7 +355,9 @@ BUILDING_METHODS = frozenset({"add", "build"})
 
 def only_builds(statement: cst.CSTNode, objects: set[str], imported: set[str]) -> bool:
     """Is ``statement`` a line of ``model.add(...)`` / ``model.build(...)`` calls on ``objects``,
-    whose arguments call nothing but imported libraries and builtins (``layers.Dense(8)``)?"""
+    whose arguments are made there from imported libraries, builtins and literals
+    (``layers.Dense(8)``)? Not ``model.add(base)``: a layer or model made before may hold
+    weights made outside the scope, and the model must not mix them with its own."""
     if not isinstance(statement, cst.SimpleStatementLine) or not objects or writes(statement):
         return False
     tops: set[int] = set()
@@ -366,6 +368,8 @@ def only_builds(statement: cst.CSTNode, objects: set[str], imported: set[str]) -
                 and call.func.attr.value in BUILDING_METHODS):
             return False
         tops.add(id(call))
+    if not reads(statement) <= objects | imported | BUILTIN_NAMES:
+        return False
     return all(id(call) in tops or callee_root(call) in imported | BUILTIN_NAMES for call in calls(statement))
 
 

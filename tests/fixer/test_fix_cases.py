@@ -591,6 +591,18 @@ REFUSED = {
         with strategy.scope():
             model.compile(optimizer="adam", loss="mse")
     """, "MG101", "uses `model`"),
+    # A layer made before (it may hold weights made outside the scope) is not added in the
+    # scope: the model would mix them with its own.
+    "layer_made_before_added": ("""
+        import tensorflow as tf
+        from tensorflow.keras import layers
+        base = tf.keras.applications.MobileNetV2(include_top=False, weights=None)
+        model = tf.keras.Sequential()
+        model.add(base)
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model.compile(optimizer="adam", loss="mse")
+    """, "MG101", "line 5 (`model.add(base)`) uses `model`"),
     "summary_would_pass_a_print": ("""
         import tensorflow as tf
         from tensorflow import keras
