@@ -123,3 +123,13 @@ def test_a_refused_fix_is_not_counted(tmp_path, capsys, monkeypatch):
     assert out[-1] == "Found 1 finding in 1 file (1 file checked)."
     _, _, err = run(capsys, "fix", "--diff", "refused.py")
     assert err[-1] == "Would fix 0 findings in 0 files (1 file checked); 1 left."
+
+
+def test_standard_input_is_counted_as_fix_dash_fixes_it(tmp_path):
+    def check(text: str) -> str:
+        result = subprocess.run([sys.executable, "-m", "mirrorguard", "check", "-", "--stdin-filename", "t.py"],
+                                input=text, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        return result.stdout.splitlines()[-1]
+
+    assert check(SCRIPT).endswith("; 1 fixable with `mirrorguard fix`.")
+    assert check(REFUSED) == "Found 1 finding in 1 file (1 file checked)."
