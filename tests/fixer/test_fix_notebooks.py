@@ -175,6 +175,20 @@ def test_moves_inside_one_cell_are_made(tmp_path):
     assert check_notebook(str(path)) == []
 
 
+def test_a_summary_moves_with_its_model_in_its_cell_only(tmp_path):
+    # In one cell, summary() (it only reads the model) goes into the scope with the model.
+    path = write(tmp_path, notebook(IMPORTS, f"{MODEL}\nmodel.summary()\n{STRATEGY}\n"
+                                    f"with strategy.scope():\n    {COMPILE}"))
+    assert main(["fix", str(path)]) == 0
+    assert sources(path)[1] == f"{STRATEGY}\nwith strategy.scope():\n    {MODEL}\n    model.summary()\n    {COMPILE}"
+    # summary() and the scope block in the cell after the model's: nothing moves into another
+    # cell, so the model gets a block of its own where it is and the summary stays.
+    later = f"model.summary()\nwith strategy.scope():\n    {COMPILE}"
+    path = write(tmp_path, notebook(IMPORTS, f"{STRATEGY}\n{MODEL}", later), name="other.ipynb")
+    assert main(["fix", str(path)]) == 0
+    assert sources(path) == [IMPORTS, f"{STRATEGY}\nwith strategy.scope():\n    {MODEL}", later]
+
+
 def test_magics_come_back_exactly_and_are_not_swallowed(tmp_path, capsys):
     path = write(tmp_path, notebook(
         "%pip install -q tensorflow\n!nvidia-smi\n" + IMPORTS,
