@@ -185,7 +185,9 @@ def fixes_lines(findings: Sequence[Finding], unsafe: bool = False,
 
 
 def summary(findings: Sequence[Finding], files_checked: int, errors: bool = False,
-            fixability: Fixability = rule_fixability) -> str:
+            fixability: Fixability | None = None) -> str:
+    """The closing line. ``fixability`` is what `fix` does with each finding, known only when
+    the fixer ran (``--show-fixes``); without it no count is claimed, only where to get one."""
     checked = f"{files_checked} file{'s' if files_checked != 1 else ''} checked"
     if not findings and errors:
         return f"No findings ({checked}), but the run had errors (see above)."
@@ -198,6 +200,10 @@ def summary(findings: Sequence[Finding], files_checked: int, errors: bool = Fals
         f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} "
         f"in {with_findings} file{'s' if with_findings != 1 else ''} ({checked})"
     )
+    if fixability is None:
+        if any(rule_fixability(finding) for finding in findings):
+            return f"{head}; `--show-fixes` counts those `mirrorguard fix` fixes."
+        return head + "."
     safe, unsafe = fixable_counts(findings, fixability)
     if safe and unsafe:
         return f"{head}; {safe} fixable with `mirrorguard fix` ({unsafe} more with `--unsafe-fixes`)."
@@ -213,16 +219,17 @@ def write(findings: Sequence[Finding], files_checked: int, stream: TextIO,
           side: TextIO | None = None, root: str | None = None, exit_code: int | None = None,
           colour: bool = False, source_lines: SourceLines | None = None,
           workspace: str | None = None, show_fixes: bool = False, unsafe_fixes: bool = False,
-          fixability: Fixability = rule_fixability) -> None:
+          fixability: Fixability | None = None) -> None:
     """Write ``findings``; ``side`` (stderr) takes statistics and summary for json and sarif.
 
     An ``exit_code`` of 2 (errors were reported) never reads as "All checks passed".
-    ``fixability`` says how each finding can be fixed (the ``[*]`` marks and the counts).
+    ``fixability`` says how `fix` fixes each finding (the ``[*]`` marks and the counts); it is
+    known only when the fixer ran, and without it neither marks nor counts are written.
     """
     fixable = ("safe", "unsafe") if unsafe_fixes else ("safe",)
 
     def marker(finding: Finding) -> str:
-        return "[*]" if show_fixes and fixability(finding) in fixable else ""
+        return "[*]" if show_fixes and fixability is not None and fixability(finding) in fixable else ""
 
     if output_format == "json":
         json.dump([json_entry(finding) for finding in findings], stream, indent=2)
@@ -253,7 +260,7 @@ def write(findings: Sequence[Finding], files_checked: int, stream: TextIO,
     if show_statistics and findings:
         for row in statistics(findings):
             closing.write(row + "\n")
-    if show_fixes and findings:
+    if show_fixes and findings and fixability is not None:
         for row in fixes_lines(findings, unsafe_fixes, fixability):
             closing.write(row + "\n")
     closing.write(summary(findings, files_checked, errors=exit_code == 2, fixability=fixability) + "\n")

@@ -87,8 +87,9 @@ def run_check(args: argparse.Namespace) -> int:
         results = runner.check(checked, settings.__getitem__, cross_file=args.cross_file,
                                root=resolver.tree_root(tree_paths), contents=contents)
         fixability = None
-        if not args.add_noqa and (args.show_fixes or not args.quiet):
-            # The marks and counts are printed: make them what `fix` does.
+        if not args.add_noqa and args.show_fixes:
+            # The marks and counts are what `fix` does: the fixer runs on each file with a fixable
+            # finding (libcst, several times a plain check's cost), so only when they are asked for.
             fixability = fixability_of(runner, results, settings, contents, resolver, args)
     findings = []
     for result in results:
@@ -161,7 +162,7 @@ def colour_wanted(choice: str, stream, environ=None) -> bool:
 
 def _write_output(args: argparse.Namespace, findings: list, files_checked: int, status: int,
                   contents: dict[str, bytes], fixability=None) -> None:
-    from mirrorguard.checker.report import rule_fixability, write
+    from mirrorguard.checker.report import write
 
     output_format = "full" if args.show_source and args.output_format in (None, "text", "concise") else (
         args.output_format or "text")
@@ -170,7 +171,7 @@ def _write_output(args: argparse.Namespace, findings: list, files_checked: int, 
     write(findings, files_checked, target, output_format, args.quiet, show_statistics=args.statistics,
           side=sys.stderr, exit_code=status, colour=colour_wanted(args.color, target),
           source_lines=SourceLines(contents), workspace=workspace, show_fixes=args.show_fixes,
-          unsafe_fixes=args.unsafe_fixes, fixability=fixability or rule_fixability)
+          unsafe_fixes=args.unsafe_fixes, fixability=fixability)
     if args.output_file:
         from mirrorguard.fixer.files import atomic_write
 

@@ -72,8 +72,11 @@ def test_text_output_summary_and_exit_codes(tmp_path, capsys):
     assert out.splitlines() == [
         "bad.py:4:9: MG101 `tf.keras.Sequential(...)` builds a Keras model outside `strategy.scope()`; "
         "build it inside `with strategy.scope():`",
-        "Found 1 finding in 1 file (2 files checked); 1 fixable with `mirrorguard fix`.",
+        "Found 1 finding in 1 file (2 files checked); `--show-fixes` counts those `mirrorguard fix` fixes.",
     ]
+    # Counting runs the fixer (libcst), so a count is given only when asked for.
+    assert run(capsys, "--show-fixes", ".", cwd=tmp_path)[1].splitlines()[-1] == (
+        "Found 1 finding in 1 file (2 files checked); 1 fixable with `mirrorguard fix`.")
     assert run(capsys, "clean.py", cwd=tmp_path)[:2] == (0, "All checks passed (1 file checked).\n")
 
 
@@ -81,8 +84,10 @@ def test_quiet_prints_findings_only_and_statistics_count_by_code(tmp_path, capsy
     write(tmp_path, {"a.py": BAD, "b.py": BAD.replace("model.compile", "pass  #")})
     code, out, _ = run(capsys, "-q", ".", cwd=tmp_path)
     assert code == 1 and len(out.splitlines()) == 2 and all(": MG101 " in line for line in out.splitlines())
-    _, out, _ = run(capsys, "--statistics", "--select", "MG1", str(CORPUS / "buggy"))
-    lines = out.splitlines()
+    _, out, _ = run(capsys, "--statistics", "--show-fixes", "--select", "MG1", str(CORPUS / "buggy"))
+    lines = [line.replace(" [*]", "") for line in out.splitlines()]
+    shown = lines.index("Fixable with `mirrorguard fix`:")
+    lines = lines[:shown] + lines[-1:]  # the per-code lines of --show-fixes are counted apart below
     stats = [line for line in lines if re.fullmatch(r"\s*\d+  MG\d+  [a-z-]+", line)]
     findings = [line for line in lines if ": MG" in line]
     counts = Counter(line.split(": ")[1].split()[0] for line in findings)

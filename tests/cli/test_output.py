@@ -62,7 +62,7 @@ def test_full_format_shows_the_line_and_a_caret_under_the_code(project, capsys, 
         "  |               ^^ MG201",
         "  |",
         "",
-        "Found 2 findings in 1 file (1 file checked); 1 fixable with `mirrorguard fix` (1 more with `--unsafe-fixes`).",
+        "Found 2 findings in 1 file (1 file checked); `--show-fixes` counts those `mirrorguard fix` fixes.",
         "",
     ]
     # flake8's spelling, and the old --format flag, give the same.

@@ -182,7 +182,7 @@ def test_stdin_with_a_filename_takes_that_files_settings(tmp_path, capsys, monke
     assert out.splitlines() == [
         "sub/train.py:5:9: MG101 `tf.keras.Sequential()` builds a Keras model outside `dist.scope()`; "
         "build it inside `with dist.scope():`",
-        "Found 1 finding in 1 file (1 file checked); 1 fixable with `mirrorguard fix`.",
+        "Found 1 finding in 1 file (1 file checked); `--show-fixes` counts those `mirrorguard fix` fixes.",
     ]
     code, out, _ = run(capsys, monkeypatch, tmp_path, "-q", "-", stdin=HIDDEN.encode())
     assert (code, out) == (0, "")  # no name: no configuration, `dist` unknown

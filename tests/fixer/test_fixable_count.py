@@ -4,7 +4,7 @@ Over the whole corpus (scripts and notebooks, on temporary copies): the findings
 `check --show-fixes` marks ``[*]`` are the findings `fix` reports fixed, one for one;
 the summary's safe count is what `fix` fixes and its "N more with --unsafe-fixes"
 is what `fix --unsafe-fixes` fixes besides. And `check` loads the fixer (libcst)
-only when it has a fixable count to print.
+only when `--show-fixes` asks for the marks and counts.
 """
 
 from __future__ import annotations
@@ -105,10 +105,12 @@ def test_the_fixer_is_loaded_only_to_count_fixable_findings(tmp_path):
     (tmp_path / "train.py").write_text(SCRIPT)
     (tmp_path / "refused.py").write_text(REFUSED)
     (tmp_path / "bare.py").write_text(NO_FIX)
-    loaded, out = loads_libcst(["check", "train.py"], tmp_path)
+    loaded, out = loads_libcst(["check", "--show-fixes", "train.py"], tmp_path)
     assert loaded and out.endswith("; 1 fixable with `mirrorguard fix`.")
-    loaded, out = loads_libcst(["check", "refused.py"], tmp_path)
+    loaded, out = loads_libcst(["check", "--show-fixes", "refused.py"], tmp_path)
     assert loaded and "fixable" not in out  # counted by the fixer: it refuses, so none
+    loaded, out = loads_libcst(["check", "train.py"], tmp_path)  # no count asked for: no fixer
+    assert not loaded and out.endswith("; `--show-fixes` counts those `mirrorguard fix` fixes.")
     loaded, out = loads_libcst(["check", "bare.py"], tmp_path)
     assert not loaded and "MG107" in out and "fixable" not in out
     loaded, out = loads_libcst(["check", "-q", "train.py"], tmp_path)
@@ -127,7 +129,8 @@ def test_a_refused_fix_is_not_counted(tmp_path, capsys, monkeypatch):
 
 def test_standard_input_is_counted_as_fix_dash_fixes_it(tmp_path):
     def check(text: str) -> str:
-        result = subprocess.run([sys.executable, "-m", "mirrorguard", "check", "-", "--stdin-filename", "t.py"],
+        result = subprocess.run([sys.executable, "-m", "mirrorguard", "check", "--show-fixes", "-",
+                                 "--stdin-filename", "t.py"],
                                 input=text, cwd=tmp_path, capture_output=True, text=True, timeout=120)
         return result.stdout.splitlines()[-1]
 
