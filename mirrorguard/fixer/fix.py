@@ -286,12 +286,7 @@ def _fix_source(text: str, path: str, settings: Settings, *, unsafe: bool, layou
             break
     result.text = current
     result.origins = origins
-    gone = _signature(before) - _signature(findings)
-    for finding in before:
-        signature = (finding.code, finding.message)
-        if gone[signature] > 0:
-            gone[signature] -= 1
-            result.fixed.append(finding)
+    result.fixed = _fixed_findings(before, findings, origins)
     for finding in findings:
         why = reasons.get((finding.line, finding.column, finding.code))
         if why is None:
@@ -303,6 +298,33 @@ def _fix_source(text: str, path: str, settings: Settings, *, unsafe: bool, layou
                 why = "no fix found"
         result.remaining.append((finding, why))
     return result
+
+
+def _fixed_findings(before: list[Finding], after: list[Finding], origins: list[int | None]) -> list[Finding]:
+    """The findings of ``before`` that ``after`` (findings of the fixed text) no longer has.
+
+    A finding still there is found through ``origins`` (the original line of each line of the
+    fixed text), so that of two findings with the same message (two ``model.compile(...)``) the
+    one that moved counts as fixed, not the first of them; a finding on a line the fix wrote
+    (no origin) is matched by its message.
+    """
+    still = Counter()
+    unplaced = Counter()
+    for finding in after:
+        origin = origins[finding.line - 1] if 0 < finding.line <= len(origins) else None
+        if origin is None:
+            unplaced[(finding.code, finding.message)] += 1
+        else:
+            still[(origin + 1, finding.code)] += 1
+    fixed = []
+    for finding in before:
+        if still[(finding.line, finding.code)] > 0:
+            still[(finding.line, finding.code)] -= 1
+        elif unplaced[(finding.code, finding.message)] > 0:
+            unplaced[(finding.code, finding.message)] -= 1
+        else:
+            fixed.append(finding)
+    return fixed
 
 
 def _compile_problem(text: str, path: str) -> str | None:

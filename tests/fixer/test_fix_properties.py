@@ -73,3 +73,24 @@ def test_fix_is_sound_on_generated_scripts(text, unsafe):
         return
     result = fix_source(text, unsafe=unsafe)
     assert_sound_fix(text, result, unsafe=unsafe)
+
+
+def test_of_two_findings_with_one_message_the_moved_one_is_the_fixed_one():
+    # Found by the property above: two identical `model.compile(...)` with the model built
+    # before the strategy exists. The group is all or nothing, so neither compile may move
+    # alone; when "fixed" named the first compile instead of the one that moved, the group
+    # held the wrong one, the last compile moved without its model, and a second fix moved more.
+    text = (
+        "import tensorflow as tf\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(4)])\n"
+        "model.compile(optimizer=opt,\n"
+        "              loss='mse')\n"
+        "for i in range(2):\n"
+        "    strategy = tf.distribute.MirroredStrategy()\n"
+        "    model.compile(optimizer='adam', loss='mse')\n"
+        "model.compile(optimizer=opt,\n"
+        "              loss='mse')\n"
+    )
+    once = fix_source(text)
+    assert once.text == text and not once.fixed
+    assert fix_source(once.text).text == once.text
