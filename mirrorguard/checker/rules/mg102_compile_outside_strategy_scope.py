@@ -47,7 +47,7 @@ EFFECT = Effect("MG102", compiles_model, works_on_model=True)
 
 def compiles_unreplicated_model(site: CallSite, model: SemanticModel) -> bool:
     """A compile of a model deliberately kept out of the strategy (see MG101)."""
-    return (id(site.unit), site.receiver) in model.unreplicated_names
+    return site.receiver is not None and model.holds_unreplicated(site.unit, site.receiver, site.order)
 
 
 def check(context: Context) -> Iterator[Report]:

@@ -50,12 +50,14 @@ def used_with_strategy(site: CallSite, model: SemanticModel) -> bool:
         methods = [u for u in model.units if u.class_name == site.class_body]
         if methods and _used(methods[0], tuple(f"self.{t}" for t in site.targets), -1, model, set()):
             return True
-    return _used(site.binding_unit, site.targets, site.order, model, set())
+    return _used(site.binding_unit, site.targets, site.order, model, set(), model.held_key(site))
 
 
-def _used(unit: Unit, targets, after: int, model: SemanticModel, seen: set) -> bool:
+def _used(unit: Unit, targets, after: int, model: SemanticModel, seen: set, key: str | None = None) -> bool:
     """Is the binding of ``targets`` that ``unit`` makes after walk order
-    ``after`` used with the strategy (see :func:`used_with_strategy`)?"""
+    ``after`` used with the strategy (see :func:`used_with_strategy`)? With
+    ``key``, the object is held under that key of the container ``targets``
+    names: a read of another key (``metrics["train/loss"]``) does not use it."""
     if any(target.endswith(".optimizer") for target in targets):
         return True
     for target in targets:
@@ -71,6 +73,8 @@ def _used(unit: Unit, targets, after: int, model: SemanticModel, seen: set) -> b
                 return start <= order < end if other_unit is unit else True
 
             reads = other_unit.reads_between(target, start, end) if other_unit is unit else other_unit.reads_of(target)
+            if key is not None:
+                reads = [r for r in reads if r.key is None or r.key == key]
             if not reads:
                 continue
             if any(r.in_scope for r in reads):

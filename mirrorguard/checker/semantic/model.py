@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Iterator, Mapping
 
 from mirrorguard.checker import names as api
 from mirrorguard.checker.semantic.syntax import last_identifier
-from mirrorguard.checker.semantic.distribute import Builder
+from mirrorguard.checker.semantic.distribute import INFERENCE_METHODS, Builder
 from mirrorguard.checker.semantic.units import (
     END_OF_UNIT,
     AttributeCall,
@@ -34,6 +34,7 @@ from mirrorguard.checker.semantic.units import (
     LocalFunction,
     SelfMethod,
     Unit,
+    Window,
     argument_for,
 )
 
@@ -100,7 +101,7 @@ class SemanticModel:
         self._root_ids: set[int] = set()
         self._has_scoped_model: bool | None = None
         self._exposures: list[Exposure] | None = None
-        self._unreplicated: set[tuple[int, str]] | None = None
+        self._unreplicated: list[tuple[int, str, Window]] | None = None
         self._bound_by: dict[frozenset[str], set[str]] = {}
         self._readers_index: dict[str, list[Unit]] | None = None
         self.cache: dict = {}  # answers worked out once per file (values.py)
@@ -142,6 +143,11 @@ class SemanticModel:
     def is_element_function(self, unit: Unit) -> bool:
         """Mapped by a dataset over its elements or windows (``flat_map(fn)``)."""
         return unit.name in self._facts.element_fn_names
+
+    def held_key(self, site: CallSite) -> str | None:
+        """``metrics.update({"test/auc": AUC()})``: the constant key under which
+        the container named in ``site.targets`` holds the call's result."""
+        return self._binder.held_keys.get(id(site.node))
 
     def names_bound_by(self, codes: frozenset[str]) -> set[str]:
         """Names ever bound to the result of a call with one of ``codes``' effects."""
@@ -494,30 +500,68 @@ class SemanticModel:
         return found
 
     def _kept_unreplicated(self, site: CallSite) -> bool:
-        targets = site.targets
-        if not targets or any("." in target for target in targets):
-            return False
+        model_codes = {e.code for e in self.effects if e.makes_model}
+        makes_it = bool(self.effects_of(site) & model_codes)
+        if makes_it and id(site.node) in self._facts.serving_results:
+            return True  # load_model(p).signatures["serving_default"]: served, never trained
         # The copy is deliberate only beside a replicated twin; a lone model
-        # loaded outside the scope is the model the strategy was made for.
-        if not self.has_scoped_model:
+        # made outside the scope is the model the strategy was made for (also
+        # one not used yet: the work in progress a pre-commit hook sees).
+        if not self.has_replicated_twin:
             return False
-        for target in targets:
-            total, inference, in_scope = self.uses(site.binding_unit, target, site.order)
+        targets = site.targets
+        if not targets:
+            # keras.Sequential(...) as a statement: dead; tuner.hypermodel.build(hp).save(p): saved.
+            # Only a call that makes the model itself: a helper's may train it before it returns.
+            return makes_it and site.inside_call is None and (
+                (not site.chained and id(site.node) in self._binder.discarded)
+                or (bool(site.chained) and all(m in INFERENCE_METHODS for m in site.chained)))
+        if any("." in target for target in targets):
+            return False
+        uses = [self.uses(site.binding_unit, target, site.order) for target in targets]
+        if makes_it and all(total == 0 for total, _, _ in uses):
+            return True  # a copy never used never meets the strategy
+        for total, inference, in_scope in uses:
             # Used inside a scope (compiled there, say): meant for the strategy.
             if total <= 0 or inference < total or in_scope:
                 return False
         return True
 
     @property
+    def has_replicated_twin(self) -> bool:
+        """Is some model of the file replicated: built or loaded in a scope, or
+        built by a Keras Tuner tuner given ``distribution_strategy=``?"""
+        return self.has_scoped_model or any(
+            site.keyword("distribution_strategy") is not None and any(q in api.TUNERS for q in site.qualified)
+            for unit in self.units for site in unit.calls)
+
+    @property
     def unreplicated_names(self) -> set[tuple[int, str]]:
         """(id of unit, name) of models deliberately kept out of the strategy."""
+        return {(unit, name) for unit, name, _ in self._unreplicated_bindings()}
+
+    def holds_unreplicated(self, unit: Unit, name: str, order: int) -> bool:
+        """Does ``name``, read by ``unit`` at walk order ``order``, hold a model
+        deliberately kept out of the strategy? By binding: ``model`` trained in
+        the scope and later rebound to an inspected reload is two bindings."""
+        for bound_in, bound, window in self._unreplicated_bindings():
+            if bound != name:
+                continue
+            if bound_in == id(unit) and window.holds_at(order):
+                return True
+            if bound_in != id(unit) and self.seen_by_functions(unit, name, window.end):
+                return True
+        return False
+
+    def _unreplicated_bindings(self) -> list[tuple[int, str, Window]]:
         if self._unreplicated is None:
             model_codes = {e.code for e in self.effects if e.makes_model}
-            found: set[tuple[int, str]] = set()
+            found: list[tuple[int, str, Window]] = []
             for root in self.roots:
                 for site in root.calls:
                     if not site.in_scope and self.reaches(site) & model_codes and self.kept_unreplicated(site):
-                        found.update((id(site.binding_unit), t) for t in site.targets)
+                        unit = site.binding_unit
+                        found.extend((id(unit), t, unit.window(t, site.order)) for t in site.targets)
             self._unreplicated = found
         return self._unreplicated
 
@@ -565,8 +609,30 @@ class SemanticModel:
 
     def is_replica_function(self, unit: Unit) -> bool:
         """Given to ``strategy.run``: by name, or through a parameter of a
-        helper that runs it (``run_step(strategy, train_step, x)``)."""
-        return unit.name in self.replica_function_names
+        helper that runs it (``run_step(strategy, train_step, x)``). A name
+        given to ``strategy.run`` that resolves to the file's own functions
+        means those: an evaluation ``step_fn`` nested in another function and
+        called directly is not the training ``step_fn`` the strategy runs."""
+        if unit.name not in self.replica_function_names:
+            return False
+        units, names = self._replica_units()
+        return id(unit) in units or unit.name not in names
+
+    def _replica_units(self) -> tuple[set[int], set[str]]:
+        """(ids of the units ``strategy.run(name, ...)`` resolves ``name`` to, the
+        names so resolved); a name it cannot resolve is judged by name."""
+        found = self.cache.get("replica units")
+        if found is None:
+            units: set[int] = set()
+            names: set[str] = set()
+            for caller, name in self._facts.replica_fn_uses:
+                function = self.function(name, caller)
+                if function is None or name in caller.params:
+                    continue
+                units.add(id(function))
+                names.add(name)
+            found = self.cache["replica units"] = (units, names)
+        return found
 
     @property
     def replica_function_names(self) -> set[str]:
