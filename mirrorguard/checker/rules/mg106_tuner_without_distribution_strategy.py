@@ -51,8 +51,10 @@ def check(context: Context) -> Iterator[Report]:
     for unit in model.units:
         if unit.class_name in own:
             continue  # a tuner subclass's own code (super().__init__(...)) is judged where it is built
+        if not model.sees_strategy(unit):
+            continue  # TFX's tuner_fn beside a run_fn that makes its own strategy: none reaches it
         for site in unit.calls:
-            if not builds_tuner(site, model, own):
+            if not builds_tuner(site, model, own) or site.single_device:
                 continue
             if site.keyword("distribution_strategy") is not None or any(k.arg is None for k in site.node.keywords):
                 continue

@@ -97,6 +97,7 @@ class Binder:
         self.methods: dict[tuple[str, str], Unit] = {}
         self.instances: dict[str, str] = {}  # trainer = Trainer(...): name -> class of this file
         self.partials: dict[str, str] = {}  # factory = functools.partial(build_model, ...)
+        self.call_branches: dict[int, tuple[tuple[int, int], ...]] = {}  # id(site) -> the if/else branches it sits in
         self.discarded: set[int] = set()  # id(call) of calls made as statements: their result is dropped
         self.held_keys: dict[int, str] = {}  # id(call) -> the constant key a container holds its result under
         self.imported_calls: set[str] = set()
@@ -578,6 +579,8 @@ class Binder:
             single_device=bool(self.flags & Flags.SINGLE_DEVICE),
         )
         self.unit.calls.append(site)
+        if self._branches:
+            self.call_branches[id(site)] = tuple(self._branches)
         if qualified:
             self.imported_calls.update(qualified)
         self.recognise_call(site, func, qualified)

@@ -110,6 +110,7 @@ class SemanticModel:
             self.roots = self._find_roots()
             self._root_ids = {id(root) for root in self.roots}
             self._exposed.clear()
+            self._mark_strategy_free_paths()
 
     # --- names ----------------------------------------------------------------------
 
@@ -410,13 +411,88 @@ class SemanticModel:
                 return False  # a function reads it: it may run with the strategy
         return True
 
+    def sees_strategy(self, unit: Unit) -> bool:
+        """Can a strategy reach code of ``unit``? It makes or enters one (or a
+        function it nests in does), is handed one (a parameter, ``self.strategy``),
+        reads a strategy by name, the module makes one (functions run after it),
+        or a caller sees one. TFX's ``tuner_fn`` beside a ``run_fn`` that makes
+        its own strategy sees none: the Tuner component runs it alone."""
+        key = ("sees", id(unit))
+        found = self.cache.get(key)
+        if found is None:
+            self.cache[key] = False  # a cycle of callers counts as no
+            found = self.cache[key] = self._sees_strategy(unit)
+        return found
+
+    def _sees_strategy(self, unit: Unit) -> bool:
+        module = self.module
+        current: Unit | None = unit
+        while current is not None:
+            if current.owns_strategy or current.makes_strategy or current.mentions_strategy:
+                return True
+            if any(name in current.refs for name in (*self._facts.strategy_vars, *self._binder.extra_strategy_names)):
+                return True  # reads a strategy by name
+            if current is module and self._module_binds_strategy():
+                return True
+            current = current.parent
+        if unit.class_name is not None:
+            return True  # a method: judged with its class's other code, as before
+        return any(site.in_scope or self.sees_strategy(site.unit) for site in unit.callers)
+
+    def _module_binds_strategy(self) -> bool:
+        module = self.module
+        return module.makes_strategy or module.owns_strategy or any(
+            name in module.bindings for name in self._facts.strategy_vars) or any(
+            api.says_strategy(name) for name in module.bindings)
+
+    def _mark_strategy_free_paths(self) -> None:
+        """``if FLAGS.use_tpu: strategy = TPUStrategy(resolver) ... else: model = build()``:
+        a call on a branch that no strategy of its unit reaches runs with none, so it
+        is not judged (``site.single_device``, as the ``else:`` of ``if strategy:``)."""
+        module = self.module
+        module_strategy = self._strategy_events(module)
+        for unit in self.units:
+            if not unit.makes_strategy or unit.mentions_strategy:
+                continue  # makes none itself, or is handed one (a parameter, self.strategy)
+            if unit is not module and (module_strategy or unit.class_name is not None):
+                continue  # a module-level strategy (or self.strategy) may reach it
+            if any(parent.makes_strategy or parent.mentions_strategy for parent in self._enclosing(unit)):
+                continue
+            events = self._strategy_events(unit) if unit is not module else module_strategy
+            if not events or not all(events):
+                continue  # a strategy made outside every branch reaches every call
+            for site in unit.calls:
+                path = self._binder.call_branches.get(id(site))
+                if path and all(_excluded(path, event) for event in events):
+                    site.single_device = True
+
+    def _strategy_events(self, unit: Unit) -> list[tuple[tuple[int, int], ...]]:
+        """The branch paths of the points where ``unit`` makes or binds a strategy."""
+        branches = self._binder.call_branches
+        events = [branches.get(id(site), ()) for site in unit.calls
+                  if site.qualified and api.call_role(site.qualified) in (api.CallRole.STRATEGY,
+                                                                          api.CallRole.GET_STRATEGY)]
+        for name in self._facts.strategy_vars:
+            for binding in unit.bindings.get(name, ()):
+                value = binding.value
+                if not (isinstance(value, ast.Constant) and value.value is None):
+                    events.append(binding.branches)
+        return events
+
+    @staticmethod
+    def _enclosing(unit: Unit) -> Iterator[Unit]:
+        parent = unit.parent
+        while parent is not None and not parent.is_module:
+            yield parent
+            parent = parent.parent
+
     def _find_exposures(self) -> list[Exposure]:
         found: list[Exposure] = []
         seen: set[tuple[int, str]] = set()
         for root in self.roots:
             created = self._strategy_created_at(root) if root.makes_strategy else None
             for site in root.calls:
-                if site.in_scope:
+                if site.in_scope or site.single_device:
                     continue
                 direct = self.effects_of(site)
                 if direct and direct <= self._model_work and self._before_the_strategy(site, created):
@@ -692,6 +768,12 @@ class SemanticModel:
                 # are used with it, even when another file calls them.
                 reached[id(unit)] = unit
         return list(reached.values())
+
+
+def _excluded(path: tuple[tuple[int, int], ...], other: tuple[tuple[int, int], ...]) -> bool:
+    """Are the two branch paths on different branches of one ``if`` (never both in one run)?"""
+    mine = dict(path)
+    return any(node in mine and mine[node] != branch for node, branch in other)
 
 
 def build_model(tree: ast.Module, effects: Iterable[Effect], *, extra_strategy_names: Iterable[str] = (),
