@@ -73,9 +73,13 @@ EFFECT = Effect("MG101", builds_model, makes_model=True, works_on_model=True)
 
 
 def check(context: Context) -> Iterator[Report]:
-    for exposure in context.model.unscoped(EFFECT.code):
-        if context.model.kept_unreplicated(exposure.site):
+    model = context.model
+    for exposure in model.unscoped(EFFECT.code):
+        site = exposure.site
+        if model.kept_unreplicated(site):
             continue
+        if exposure.via is None and model.method_enters_scope(model.instantiated_class(site), "__init__"):
+            continue  # Net(strategy) whose __init__ builds its layers inside `with self.strategy.scope():`
         yield Report(exposure.site.node, context.outside_scope(exposure, "builds a Keras model", act="build it"))
 
 

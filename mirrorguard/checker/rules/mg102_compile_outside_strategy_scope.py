@@ -45,6 +45,16 @@ def compiles_model(site: CallSite, model: SemanticModel) -> bool:
 EFFECT = Effect("MG102", compiles_model, works_on_model=True)
 
 
+def compiles_in_own_scope(site: CallSite, model: SemanticModel) -> bool:
+    """``net.compile(...)`` on an instance of the file's class whose ``compile()``
+    enters the strategy's scope itself (``self.compile(...)`` in its methods too)."""
+    receiver = site.receiver
+    if receiver is None:
+        return False
+    class_name = site.unit.class_name if receiver == "self" else model.instance_class(receiver)
+    return model.method_enters_scope(class_name, "compile")
+
+
 def compiles_unreplicated_model(site: CallSite, model: SemanticModel) -> bool:
     """A compile of a model deliberately kept out of the strategy (see MG101)."""
     return site.receiver is not None and model.holds_unreplicated(site.unit, site.receiver, site.order)
@@ -57,6 +67,8 @@ def check(context: Context) -> Iterator[Report]:
             if exposure.codes & _MODEL_MAKERS and context.model.kept_unreplicated(site):
                 continue  # a factory that builds and compiles a copy kept out on purpose (see MG101)
             yield Report(site.node, context.outside_scope(exposure, "calls `compile()`", act="call it"))
+        elif compiles_in_own_scope(site, context.model):
+            continue  # net.compile(...) whose class's compile() enters `self.strategy.scope()` itself
         elif not compiles_unreplicated_model(site, context.model):
             yield Report(site.node, context.outside_scope(exposure, "is called", act="compile",
                                                           subject=f"`{context.code(site.node.func)}()`"))

@@ -34,7 +34,15 @@ def creates_optimizer_or_metric(site: CallSite, model: SemanticModel) -> bool:
     or another optimizer's arguments (those are judged with the outer call)."""
     if not _creates(site, model):
         return False
-    return not site.is_inside(lambda outer: _creates(outer, model) or mg102.compiles_model(outer, model))
+    return not site.is_inside(lambda outer: _creates(outer, model) or (
+        mg102.compiles_model(outer, model) and not mg102.compiles_in_own_scope(outer, model)))
+
+
+def _handed_to_own_scope_compile(site: CallSite, model: SemanticModel) -> bool:
+    """``net.compile(optimizer=Adam())`` where ``net``'s class enters the scope in
+    ``compile()``: the optimizer itself is made outside (Keras 3 then fails at
+    ``fit`` with "Mixing different tf.distribute.Strategy objects", FACTS.md)."""
+    return site.is_inside(lambda outer: mg102.compiles_in_own_scope(outer, model))
 
 
 EFFECT = Effect("MG103", creates_optimizer_or_metric)
@@ -157,7 +165,8 @@ def check(context: Context) -> Iterator[Report]:
         site = exposure.site
         if exposure.via and exposure.codes & _MODEL_WORK:
             continue
-        if not (used_with_strategy(site, model) or (exposure.via and _helper_hands_it_on(site, model))):
+        if not (used_with_strategy(site, model) or (exposure.via and _helper_hands_it_on(site, model))
+                or _handed_to_own_scope_compile(site, model)):
             continue
         if exposure.via:
             kind = "an optimizer or metric"

@@ -90,6 +90,7 @@ class Facts:
     scope_parameters: set[tuple[str, str]] = field(default_factory=set)
     ambient_strategies: set[str] = field(default_factory=set)  # names bound to tf.distribute.get_strategy()
     scope_entered: bool = False  # a `with ...scope():` somewhere in the file
+    scoped_units: set[int] = field(default_factory=set)  # id(unit) of the units that enter a scope themselves
     replica_fn_names: set[str] = field(default_factory=set)  # functions given to strategy.run
     # (unit that calls strategy.run, name of the function it gives): which def that is, the model resolves
     replica_fn_uses: list[tuple[Unit, str]] = field(default_factory=list)
@@ -270,6 +271,7 @@ class Builder(Binder):
         scoped = any(self.is_scope(item.context_expr) for item in node.items)
         if scoped:
             self.facts.scope_entered = True
+            self.facts.scoped_units.add(id(self.unit))
             self.unit.owns_strategy = True
             self.facts.strategy_in_play = True
             for item in node.items:
@@ -495,6 +497,7 @@ class Builder(Binder):
     def _scope_entered_by_stack(self, site: CallSite, func: ast.Attribute) -> None:
         # stack.enter_context(strategy.scope()): in scope until the stack's block ends.
         self.open_scope()
+        self.facts.scoped_units.add(id(self.unit))
         self.unit.owns_strategy = True
 
     def _strategy_scope_read(self, site: CallSite, func: ast.Attribute) -> None:

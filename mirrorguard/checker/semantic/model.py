@@ -223,6 +223,15 @@ class SemanticModel:
                 return candidate
         return candidates[-1]
 
+    def method_enters_scope(self, class_name: str | None, name: str) -> bool:
+        """Does the class's method (its own or inherited from the file's classes)
+        enter a strategy scope itself: ``def compile(self, **kw): with
+        self.strategy.scope(): super().compile(**kw)``?"""
+        if class_name is None:
+            return False
+        method = self.method(class_name, name)
+        return method is not None and id(method) in self._facts.scoped_units
+
     def instantiated_class(self, site: CallSite) -> str | None:
         """``Net()`` / ``cls()``: the class of this file the call creates an instance of."""
         if not isinstance(site.callee, LocalFunction):
