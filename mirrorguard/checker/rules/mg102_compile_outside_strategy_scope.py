@@ -86,7 +86,10 @@ RULE = Rule(
     Flags `model.compile(...)` that does not run inside the strategy's scope,
     directly or through one of the file's own functions called outside a scope.
     A model kept out of the strategy on purpose (only evaluated or used to
-    predict) may be compiled outside.
+    predict) may be compiled outside, and so may a model on a branch no
+    strategy reaches (the `else:` of `if FLAGS.use_tpu: strategy = ...`). A
+    `compile()` of the file's model class that enters
+    `self.strategy.scope()` itself is inside the scope.
 
     ## Why is this bad?
     `compile()` creates the optimizer's and the metrics' variables. In Keras 3
@@ -110,6 +113,35 @@ RULE = Rule(
     ```
     """,
     valid=(
+        # Issue 17: the `else:` of `if FLAGS.use_tpu:` that makes no strategy is single-device code.
+        Case("""
+        import tensorflow as tf
+        if FLAGS.use_tpu:
+            strategy = tf.distribute.TPUStrategy(resolver)
+            with strategy.scope():
+                model = build_model()
+                model.compile(optimizer="adam", loss="mse")
+        else:
+            model = build_model()
+            model.compile(optimizer="adam", loss="mse")
+        """),
+        # The model class's compile() enters `self.strategy.scope()` itself.
+        Case("""
+        import keras
+        import tensorflow as tf
+        class Net(keras.Model):
+            def __init__(self, strategy):
+                super().__init__()
+                self.strategy = strategy
+                with self.strategy.scope():
+                    self.dense = keras.layers.Dense(1)
+            def compile(self, **kwargs):
+                with self.strategy.scope():
+                    super().compile(**kwargs)
+        strategy = tf.distribute.MirroredStrategy()
+        net = Net(strategy)
+        net.compile(optimizer="adam", loss="mse")
+        """),
         Case("""
         import re
         strategy = tf.distribute.MirroredStrategy()

@@ -191,6 +191,12 @@ RULE = Rule(
     scope, assigned to `model.optimizer`, or used in a step function run by
     `strategy.run`. It is reported where the object is created. Strings
     (`"adam"`, `"accuracy"`) and loss objects hold no variables and are fine.
+    A metric held in a dict under a key (`metrics["test/auc"] = AUC()`,
+    `metrics.update({"test/auc": AUC()})`) is used only where that key (or
+    the whole dict) is read: one added for host-side evaluation beside the
+    replica step's own keys is not reported. An evaluation `step_fn` called
+    directly is not the training `step_fn` given to `strategy.run`, whatever
+    their names.
 
     ## Why is this bad?
     Optimizers and metrics own variables (slots, iteration counters, totals).
@@ -215,6 +221,38 @@ RULE = Rule(
     ```
     """,
     valid=(
+        # Issue 17: a metric added to the step's dict under a key only host-side code reads
+        # (google/uncertainty-baselines clinc_intent/deterministic.py, "OOD metrics outside the
+        # accelerator scope for CPU eval"): the replica step reads other keys only.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+            metrics = {"train/loss": tf.keras.metrics.Mean()}
+        metrics.update({"test/auroc": tf.keras.metrics.AUC(curve="ROC")})
+        def step_fn(x):
+            metrics["train/loss"].update_state(tf.reduce_sum(model(x)))
+        strategy.run(step_fn, args=(x,))
+        def eval_step(x, labels):
+            metrics["test/auroc"].update_state(labels, model(x)[:, 1])
+        """),
+        # An evaluation `step_fn` called directly is not the training `step_fn` strategy.run runs.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+        auc = tf.keras.metrics.AUC()
+        def train_step(x):
+            def step_fn(x):
+                return model(x)
+            strategy.run(step_fn, args=(x,))
+        def test_step(x, labels):
+            def step_fn(x):
+                auc.update_state(labels, model(x)[:, 1])
+            step_fn(x)
+        """),
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()
@@ -225,6 +263,51 @@ RULE = Rule(
         """),
     ),
     invalid=(
+        # The same dict, the key read in the replica step: the metric is used per replica.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+            metrics = {"train/loss": tf.keras.metrics.Mean()}
+        metrics["train/auc"] = tf.keras.metrics.AUC()
+        def step_fn(x, y):
+            metrics["train/auc"].update_state(y, model(x)[:, 1])
+        strategy.run(step_fn, args=(x, y))
+        """, lines=(6,), fixed="""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+            metrics = {"train/loss": tf.keras.metrics.Mean()}
+            metrics["train/auc"] = tf.keras.metrics.AUC()
+        def step_fn(x, y):
+            metrics["train/auc"].update_state(y, model(x)[:, 1])
+        strategy.run(step_fn, args=(x, y))
+        """),
+        # An optimizer made outside, handed to a model class's compile() that enters the scope itself.
+        Case("""
+        import keras
+        import tensorflow as tf
+        class Net(keras.Model):
+            def compile(self, **kwargs):
+                with self.strategy.scope():
+                    super().compile(**kwargs)
+        strategy = tf.distribute.MirroredStrategy()
+        net = Net()
+        net.compile(optimizer=keras.optimizers.Adam(1e-3), loss="mse")
+        """, lines=(9,), fixed="""
+        import keras
+        import tensorflow as tf
+        class Net(keras.Model):
+            def compile(self, **kwargs):
+                with self.strategy.scope():
+                    super().compile(**kwargs)
+        strategy = tf.distribute.MirroredStrategy()
+        net = Net()
+        with strategy.scope():
+            net.compile(optimizer=keras.optimizers.Adam(1e-3), loss="mse")
+        """),
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()

@@ -180,7 +180,8 @@ RULE = Rule(
     ## What it does
     Flags a `tf.Variable` created outside the strategy's scope and then used
     in a replica function (the function given to `strategy.run`, directly or
-    through a `tf.function`), passed to `strategy.run(args=...)`, or tracked
+    through a `tf.function`), passed to `strategy.run(args=...)` (also
+    through a parameter of the file's own function that does so), or tracked
     by a `tf.train.Checkpoint`; and a Keras layer whose weights are created
     outside the scope (called, `build()`-ed or, for `Normalization`,
     `adapt()`-ed there, or a `hub.KerasLayer`, which loads its weights when
@@ -244,6 +245,30 @@ RULE = Rule(
         """),
     ),
     invalid=(
+        # Handed through the parameter of the file's tf.function to strategy.run(args=...)
+        # (google/uncertainty-baselines cifar/sngp.py `train_step(iterator, step_variable)`).
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        @tf.function
+        def train_step(iterator, step):
+            def step_fn(inputs, step):
+                return inputs * tf.cast(step, tf.float32)
+            strategy.run(step_fn, args=(next(iterator), step))
+        step_variable = tf.Variable(0)
+        train_step(iterator, step_variable)
+        """, lines=(8,), fixed="""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        @tf.function
+        def train_step(iterator, step):
+            def step_fn(inputs, step):
+                return inputs * tf.cast(step, tf.float32)
+            strategy.run(step_fn, args=(next(iterator), step))
+        with strategy.scope():
+            step_variable = tf.Variable(0)
+        train_step(iterator, step_variable)
+        """),
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()

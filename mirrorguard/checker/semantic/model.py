@@ -598,9 +598,14 @@ class SemanticModel:
         if not targets:
             # keras.Sequential(...) as a statement: dead; tuner.hypermodel.build(hp).save(p): saved.
             # Only a call that makes the model itself: a helper's may train it before it returns.
-            return makes_it and site.inside_call is None and (
-                (not site.chained and id(site.node) in self._binder.discarded)
-                or (bool(site.chained) and all(m in INFERENCE_METHODS for m in site.chained)))
+            if not makes_it:
+                return False
+            if not site.chained:
+                return site.inside_call is None and id(site.node) in self._binder.discarded
+            outer = site.inside_call  # the chain's own call: build(hp).save(p) is inside save(...)
+            receiver_of_outer = outer is not None and isinstance(outer.node.func, ast.Attribute) and (
+                outer.node.func.value is site.node)
+            return (outer is None or receiver_of_outer) and all(m in INFERENCE_METHODS for m in site.chained)
         if any("." in target for target in targets):
             return False
         uses = [self.uses(site.binding_unit, target, site.order) for target in targets]
