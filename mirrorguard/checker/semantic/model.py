@@ -609,8 +609,8 @@ class SemanticModel:
         if any("." in target for target in targets):
             return False
         uses = [self.uses(site.binding_unit, target, site.order) for target in targets]
-        if makes_it and all(total == 0 for total, _, _ in uses):
-            return True  # a copy never used never meets the strategy
+        if all(total == 0 for total, _, _ in uses):
+            return True  # a copy never used never meets the strategy (built here or by a helper)
         for total, inference, in_scope in uses:
             # Used inside a scope (compiled there, say): meant for the strategy.
             if total <= 0 or inference < total or in_scope:
