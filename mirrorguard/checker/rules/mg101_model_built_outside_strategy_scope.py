@@ -78,8 +78,8 @@ def check(context: Context) -> Iterator[Report]:
         site = exposure.site
         if model.kept_unreplicated(site):
             continue
-        if exposure.via is None and model.method_enters_scope(model.instantiated_class(site), "__init__"):
-            continue  # Net(strategy) whose __init__ builds its layers inside `with self.strategy.scope():`
+        if exposure.via is None and model.constructs_in_own_scope(model.instantiated_class(site)):
+            continue  # Net(strategy) whose __init__ runs super().__init__() and its layers in the scope
         yield Report(exposure.site.node, context.outside_scope(exposure, "builds a Keras model", act="build it"))
 
 
@@ -105,7 +105,8 @@ RULE = Rule(
     before it never meets the strategy. Code on a branch that no strategy of
     its function reaches (the `else:` of `if FLAGS.use_tpu: strategy = ...`)
     is not judged, and an instance of the file's model class whose `__init__`
-    builds its layers inside `with self.strategy.scope():` is built in a scope.
+    runs `super().__init__()` and builds its layers inside the strategy's scope
+    is built in a scope (with only the layers there, Keras 3 fails at `fit`).
 
     A `Sequential` made only of weightless preprocessing layers
     (`RandomFlip`, `RandomRotation`, `Rescaling`...) holds no variables and
@@ -258,15 +259,16 @@ RULE = Rule(
                 model.compile(optimizer="adam", loss="mse")
             model.fit(ds)
         """),
-        # A model class whose __init__ builds its layers inside `self.strategy.scope()`.
+        # A model class whose __init__ constructs the model (super().__init__()) and its
+        # layers inside the strategy's scope, and whose compile() enters it too.
         Case("""
         import keras
         import tensorflow as tf
         class DistributedNet(keras.Model):
             def __init__(self, strategy):
-                super().__init__()
-                self.strategy = strategy
-                with self.strategy.scope():
+                with strategy.scope():
+                    super().__init__()
+                    self.strategy = strategy
                     self.dense = keras.layers.Dense(1)
                     self.build((None, 4))
             def call(self, x):
@@ -347,6 +349,32 @@ RULE = Rule(
         with strategy.scope():
             model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
         model.fit(ds)
+        """),
+        # Only the layers in the scope, `super().__init__()` outside: the Keras model is made
+        # outside and Keras 3 fails at fit (measured: 'Need to be inside "with strategy.scope()"').
+        Case("""
+        import keras
+        import tensorflow as tf
+        class Net(keras.Model):
+            def __init__(self, strategy):
+                super().__init__()
+                self.strategy = strategy
+                with self.strategy.scope():
+                    self.dense = keras.layers.Dense(1)
+        strategy = tf.distribute.MirroredStrategy()
+        net = Net(strategy)
+        """, lines=(10,), fixed="""
+        import keras
+        import tensorflow as tf
+        class Net(keras.Model):
+            def __init__(self, strategy):
+                super().__init__()
+                self.strategy = strategy
+                with self.strategy.scope():
+                    self.dense = keras.layers.Dense(1)
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            net = Net(strategy)
         """),
         Case("""
         import keras

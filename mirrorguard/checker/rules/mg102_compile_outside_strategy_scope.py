@@ -131,9 +131,9 @@ RULE = Rule(
         import tensorflow as tf
         class Net(keras.Model):
             def __init__(self, strategy):
-                super().__init__()
-                self.strategy = strategy
-                with self.strategy.scope():
+                with strategy.scope():
+                    super().__init__()
+                    self.strategy = strategy
                     self.dense = keras.layers.Dense(1)
             def compile(self, **kwargs):
                 with self.strategy.scope():

@@ -232,6 +232,19 @@ class SemanticModel:
         method = self.method(class_name, name)
         return method is not None and id(method) in self._facts.scoped_units
 
+    def constructs_in_own_scope(self, class_name: str | None) -> bool:
+        """Is an instance of the file's Keras model class made inside a strategy
+        scope its ``__init__`` enters itself? The Keras model is constructed by
+        ``super().__init__()``: that call must run in the scope too. Measured (Keras
+        3.15, 2 CPU replicas): with only the layers in the scope, ``fit`` fails with
+        'Need to be inside "with strategy.scope()"'; with ``super().__init__()``
+        there as well, every weight and optimizer variable is mirrored."""
+        if class_name is None or not self.method_enters_scope(class_name, "__init__"):
+            return False
+        init = self.method(class_name, "__init__")
+        constructions = [site for site in init.calls if _calls_super_init(site.node)]
+        return bool(constructions) and all(site.in_scope for site in constructions)
+
     def instantiated_class(self, site: CallSite) -> str | None:
         """``Net()`` / ``cls()``: the class of this file the call creates an instance of."""
         if not isinstance(site.callee, LocalFunction):
@@ -414,11 +427,20 @@ class SemanticModel:
             if "." in name:
                 return False
             unit = site.unit
-            if any(read.order > created for read in unit.reads_of(name)):
+            # The binding this call makes or works on, until the name is bound again.
+            start, end = unit.window(name, site.order) if name in site.targets else self._holding(unit, name, site.order)
+            if any(read.order > created for read in unit.reads_between(name, start, end)):
                 return False  # used once the strategy exists (compiled in its scope, say)
-            if any(other is not unit for other in self.units_seeing(unit, name)):
+            if self.seen_by_functions(unit, name, end) and any(
+                    other is not unit for other in self.units_seeing(unit, name)):
                 return False  # a function reads it: it may run with the strategy
         return True
+
+    @staticmethod
+    def _holding(unit: Unit, name: str, order: int) -> Window:
+        """The window of the binding of ``name`` that holds at walk order ``order``."""
+        made = [b.order for b in unit.bindings.get(name, ()) if b.order <= order]
+        return unit.window(name, max(made) - 1) if made else Window(0, unit.window(name, order).end)
 
     def sees_strategy(self, unit: Unit) -> bool:
         """Can a strategy reach code of ``unit``? It makes or enters one (or a
@@ -609,8 +631,10 @@ class SemanticModel:
         if any("." in target for target in targets):
             return False
         uses = [self.uses(site.binding_unit, target, site.order) for target in targets]
-        if all(total == 0 for total, _, _ in uses):
-            return True  # a copy never used never meets the strategy (built here or by a helper)
+        if all(total == 0 for total, _, _ in uses) and (makes_it or self.reaches(site) <= model_codes):
+            # A copy never used never meets the strategy: built here, or by a helper that
+            # only builds it (one that also compiles it outside a scope did more than that).
+            return True
         for total, inference, in_scope in uses:
             # Used inside a scope (compiled there, say): meant for the strategy.
             if total <= 0 or inference < total or in_scope:
@@ -621,9 +645,12 @@ class SemanticModel:
     def has_replicated_twin(self) -> bool:
         """Is some model of the file replicated: built or loaded in a scope, or
         built by a Keras Tuner tuner given ``distribution_strategy=``?"""
-        return self.has_scoped_model or any(
-            site.keyword("distribution_strategy") is not None and any(q in api.TUNERS for q in site.qualified)
-            for unit in self.units for site in unit.calls)
+        found = self.cache.get("replicated twin")
+        if found is None:
+            found = self.cache["replicated twin"] = self.has_scoped_model or any(
+                site.keyword("distribution_strategy") is not None and any(q in api.TUNERS for q in site.qualified)
+                for unit in self.units for site in unit.calls)
+        return found
 
     @property
     def unreplicated_names(self) -> set[tuple[int, str]]:
@@ -782,6 +809,16 @@ class SemanticModel:
                 # are used with it, even when another file calls them.
                 reached[id(unit)] = unit
         return list(reached.values())
+
+
+def _calls_super_init(node: ast.Call) -> bool:
+    """``super().__init__(...)`` or ``keras.Model.__init__(self, ...)``."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "__init__"):
+        return False
+    value = func.value
+    return (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "super") or (
+        isinstance(value, (ast.Name, ast.Attribute)))
 
 
 def _excluded(path: tuple[tuple[int, int], ...], other: tuple[tuple[int, int], ...]) -> bool:
