@@ -4,7 +4,8 @@ Shape of google/uncertainty-baselines baselines/cifar/sngp.py (l.618-629): `step
 tf.Variable(0)` is made outside the scope, assigned on the host every step and passed to the
 file's `train_step(iterator, step)`, which hands `step` to `strategy.run(step_fn, args=(...,
 step))`. The replicas then all see one plain variable; here the step also counts with it, so
-every replica increments the same counter (FACTS.md: 8 after 4 steps on 2 replicas).
+every replica increments the same counter (measured on this program, TF 2.21, 2 CPU replicas: 8
+after 4 steps).
 """
 import tensorflow as tf
 
