@@ -32,7 +32,7 @@ HERE = Path(__file__).resolve().parent
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 ROOT = HERE.parent
 CORPUS = ROOT / "tests" / "corpus"
-SCRIPT = CORPUS / "buggy" / "b04_compile_after_scope.py"
+SCRIPT = CORPUS / "buggy" / "mg102_compile_after_scope.py"
 
 
 def wall(command: list[str]) -> float:
@@ -79,7 +79,7 @@ def per_thousand_lines(rounds: int) -> tuple[float, float, int]:
 
 
 def big_file(path: Path, lines: int = 40_000) -> None:
-    block = (CORPUS / "buggy" / "b19_custom_loop_constant_global_batch.py").read_text(encoding="utf-8")
+    block = (CORPUS / "buggy" / "mg201_custom_loop_constant_global_batch.py").read_text(encoding="utf-8")
     parts = []
     count = 0
     index = 0

@@ -1,7 +1,7 @@
 """Suite-wide pytest set-up.
 
 * The corpus, project and red-team folders hold programs that are data for the checker
-  (some written as test files, e.g. corpus/clean/t04_tf_distribute_unit_test.py): they are
+  (some written as test files, e.g. corpus/clean/mg101_tf_distribute_unit_test.py): they are
   never collected, so collecting the suite imports no TensorFlow.
 * The quick tier is ``pytest -m "not tf"``: every test that needs TensorFlow carries the
   ``tf`` marker. The header says which tier runs and which TensorFlow/Keras it would use,

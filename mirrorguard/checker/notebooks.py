@@ -288,6 +288,10 @@ def check_notebook_source_and_imports(
     failed: RuleFailed | None = None
     try:
         found, imports = check_source_and_imports(text, path, settings, compiled=True)
+        if sources.names_mg_noqa(text):
+            from mirrorguard.checker.rules.mg001_unused_noqa import with_unused_noqa
+
+            found = with_unused_noqa(text, path, settings, found)
     except RuleFailed as exc:
         found, imports, failed = exc.findings, exc.imports, exc
     for finding in found:

@@ -145,9 +145,18 @@ def fix_applicability(code: str) -> str | None:
     return kind if kind in ("safe", "unsafe") else None
 
 
-def fixable_counts(findings: Sequence[Finding]) -> tuple[int, int]:
-    """(findings whose rule has a safe fix, findings whose rule has an unsafe one)."""
-    kinds = Counter(fix_applicability(finding.code) for finding in findings)
+# How a finding can be fixed: "safe", "unsafe" or None. By default, by its rule's fix;
+# `check` passes what the fixer would really do (see cli/check.py).
+Fixability = Callable[[Finding], "str | None"]
+
+
+def rule_fixability(finding: Finding) -> str | None:
+    return fix_applicability(finding.code)
+
+
+def fixable_counts(findings: Sequence[Finding], fixability: Fixability = rule_fixability) -> tuple[int, int]:
+    """(findings with a safe fix, findings with only an unsafe one)."""
+    kinds = Counter(fixability(finding) for finding in findings)
     return kinds["safe"], kinds["unsafe"]
 
 
@@ -165,16 +174,18 @@ def json_entry(finding: Finding) -> dict:
     return data
 
 
-def fixes_lines(findings: Sequence[Finding], unsafe: bool = False) -> list[str]:
+def fixes_lines(findings: Sequence[Finding], unsafe: bool = False,
+                fixability: Fixability = rule_fixability) -> list[str]:
     """``--show-fixes``: how many findings of each code `mirrorguard fix` can fix."""
-    counts = Counter(f.code for f in findings if fix_applicability(f.code) in (("safe", "unsafe") if unsafe else ("safe",)))
+    counts = Counter(f.code for f in findings if fixability(f) in (("safe", "unsafe") if unsafe else ("safe",)))
     if not counts:
         return ["No finding can be fixed with `mirrorguard fix`" + (" --unsafe-fixes." if unsafe else ".")]
     command = "mirrorguard fix --unsafe-fixes" if unsafe else "mirrorguard fix"
     return [f"Fixable with `{command}`:"] + [f"  {count:>3}  {code}" for code, count in sorted(counts.items())]
 
 
-def summary(findings: Sequence[Finding], files_checked: int, errors: bool = False) -> str:
+def summary(findings: Sequence[Finding], files_checked: int, errors: bool = False,
+            fixability: Fixability = rule_fixability) -> str:
     checked = f"{files_checked} file{'s' if files_checked != 1 else ''} checked"
     if not findings and errors:
         return f"No findings ({checked}), but the run had errors (see above)."
@@ -187,7 +198,7 @@ def summary(findings: Sequence[Finding], files_checked: int, errors: bool = Fals
         f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} "
         f"in {with_findings} file{'s' if with_findings != 1 else ''} ({checked})"
     )
-    safe, unsafe = fixable_counts(findings)
+    safe, unsafe = fixable_counts(findings, fixability)
     if safe and unsafe:
         return f"{head}; {safe} fixable with `mirrorguard fix` ({unsafe} more with `--unsafe-fixes`)."
     if safe:
@@ -201,15 +212,17 @@ def write(findings: Sequence[Finding], files_checked: int, stream: TextIO,
           output_format: str = "text", quiet: bool = False, *, show_statistics: bool = False,
           side: TextIO | None = None, root: str | None = None, exit_code: int | None = None,
           colour: bool = False, source_lines: SourceLines | None = None,
-          workspace: str | None = None, show_fixes: bool = False, unsafe_fixes: bool = False) -> None:
+          workspace: str | None = None, show_fixes: bool = False, unsafe_fixes: bool = False,
+          fixability: Fixability = rule_fixability) -> None:
     """Write ``findings``; ``side`` (stderr) takes statistics and summary for json and sarif.
 
     An ``exit_code`` of 2 (errors were reported) never reads as "All checks passed".
+    ``fixability`` says how each finding can be fixed (the ``[*]`` marks and the counts).
     """
     fixable = ("safe", "unsafe") if unsafe_fixes else ("safe",)
 
     def marker(finding: Finding) -> str:
-        return "[*]" if show_fixes and fix_applicability(finding.code) in fixable else ""
+        return "[*]" if show_fixes and fixability(finding) in fixable else ""
 
     if output_format == "json":
         json.dump([json_entry(finding) for finding in findings], stream, indent=2)
@@ -241,6 +254,6 @@ def write(findings: Sequence[Finding], files_checked: int, stream: TextIO,
         for row in statistics(findings):
             closing.write(row + "\n")
     if show_fixes and findings:
-        for row in fixes_lines(findings, unsafe_fixes):
+        for row in fixes_lines(findings, unsafe_fixes, fixability):
             closing.write(row + "\n")
-    closing.write(summary(findings, files_checked, errors=exit_code == 2) + "\n")
+    closing.write(summary(findings, files_checked, errors=exit_code == 2, fixability=fixability) + "\n")

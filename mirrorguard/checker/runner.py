@@ -367,6 +367,11 @@ class Runner:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
 
+    def map(self, function, items: list) -> list:
+        """``function`` (a module-level function of a list of items) over ``items`` in the
+        run's processes, results in the items' order (``check`` counts fixable findings so)."""
+        return self._map(function, items)
+
     def _map(self, function, items: list) -> list:
         """``function`` over chunks of ``items``, results in the items' order."""
         if self.jobs == 1 or len(items) < MIN_FILES_FOR_POOL:

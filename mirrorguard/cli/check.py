@@ -86,6 +86,10 @@ def run_check(args: argparse.Namespace) -> int:
     with Runner(args.jobs or default_jobs()) as runner:
         results = runner.check(checked, settings.__getitem__, cross_file=args.cross_file,
                                root=resolver.tree_root(tree_paths), contents=contents)
+        fixability = None
+        if not args.add_noqa and (args.show_fixes or not args.quiet):
+            # The marks and counts are printed: make them what `fix` does.
+            fixability = fixability_of(runner, results, settings, contents, resolver, args)
     findings = []
     for result in results:
         if result.error is not None:
@@ -101,8 +105,48 @@ def run_check(args: argparse.Namespace) -> int:
         return _add_noqa(findings, status)
     if status != EXIT_USAGE:
         status = EXIT_FINDINGS if findings and not args.exit_zero else EXIT_CLEAN
-    _write_output(args, findings, len(checked), status, contents)
+    _write_output(args, findings, len(checked), status, contents, fixability)
     return status
+
+
+def fixability_of(runner, results, settings, contents: dict[str, bytes], resolver, args: argparse.Namespace):
+    """How `mirrorguard fix` would fix each finding: "safe" (`fix` fixes it), "unsafe" (only
+    `fix --unsafe-fixes` does) or None. Found by running the fixer as `fix --diff` does (with
+    the run's processes), so the "N fixable" that check prints is what `fix` then fixes.
+
+    The fixer (and libcst) is loaded only for files with a finding whose rule has a fix; a
+    file gets the unsafe pass only when it has a finding whose fix is unsafe.
+    """
+    from mirrorguard.checker.report import fix_applicability
+
+    items, data = [], []
+    for result in results:
+        wanted = {fix_applicability(finding.code) for finding in result.findings}
+        if wanted & {"safe", "unsafe"}:
+            path = result.path
+            if path in contents:
+                file_settings = resolver.settings_for(args.stdin_filename or path)
+            else:
+                file_settings = result.settings or settings[path]
+            items.append((path, result.findings, file_settings, "safe" in wanted, "unsafe" in wanted))
+            data.append(contents.get(path))
+    kinds: dict[int, str] = {}
+    if not items:
+        return lambda finding: None
+    from mirrorguard.fixer.files import fixable_chunk, fixable_indexes
+
+    on_disk = [i for i, content in enumerate(data) if content is None]
+    answers = dict(zip(on_disk, runner.map(fixable_chunk, [items[i] for i in on_disk])))
+    for i, content in enumerate(data):
+        if content is not None:  # standard input, as `fix -` fixes it
+            path, reported, file_settings, safe_too, unsafe_too = items[i]
+            answers[i] = fixable_indexes(path, reported, file_settings, safe_too=safe_too,
+                                         unsafe_too=unsafe_too, data=content)
+    for i, (safe, unsafe) in answers.items():
+        reported = items[i][1]
+        kinds.update((id(reported[j]), "safe") for j in safe)
+        kinds.update((id(reported[j]), "unsafe") for j in unsafe)
+    return lambda finding: kinds.get(id(finding))
 
 
 def colour_wanted(choice: str, stream, environ=None) -> bool:
@@ -116,8 +160,8 @@ def colour_wanted(choice: str, stream, environ=None) -> bool:
 
 
 def _write_output(args: argparse.Namespace, findings: list, files_checked: int, status: int,
-                  contents: dict[str, bytes]) -> None:
-    from mirrorguard.checker.report import write
+                  contents: dict[str, bytes], fixability=None) -> None:
+    from mirrorguard.checker.report import rule_fixability, write
 
     output_format = "full" if args.show_source and args.output_format in (None, "text", "concise") else (
         args.output_format or "text")
@@ -126,7 +170,7 @@ def _write_output(args: argparse.Namespace, findings: list, files_checked: int, 
     write(findings, files_checked, target, output_format, args.quiet, show_statistics=args.statistics,
           side=sys.stderr, exit_code=status, colour=colour_wanted(args.color, target),
           source_lines=SourceLines(contents), workspace=workspace, show_fixes=args.show_fixes,
-          unsafe_fixes=args.unsafe_fixes)
+          unsafe_fixes=args.unsafe_fixes, fixability=fixability or rule_fixability)
     if args.output_file:
         from mirrorguard.fixer.files import atomic_write
 

@@ -245,3 +245,33 @@ def fix_bytes(data: bytes, name: str, settings: Settings = DEFAULT_SETTINGS, *, 
     result = fix_source(decoded.text, name, settings, unsafe=unsafe)
     out = encode(result.text, decoded) if result.changed else data
     return BytesFix(out, list(result.fixed), list(result.remaining), result.changed, result.original, result.text)
+
+
+# -- what `check` counts as fixable ----------------------------------------------------------
+
+def fixable_indexes(path: str, reported: list[Finding], settings: Settings = DEFAULT_SETTINGS, *,
+                    safe_too: bool = True, unsafe_too: bool = False,
+                    data: bytes | None = None) -> tuple[list[int], list[int]]:
+    """Which of the findings ``check`` reported in ``path`` `mirrorguard fix` fixes, and which
+    only `mirrorguard fix --unsafe-fixes` does (indexes into ``reported``), worked out as
+    `fix --diff` works them out: nothing is written. ``data``: the content of standard input
+    named ``path``, fixed as `fix -` fixes it (on its own, without cross-file summaries).
+    """
+
+    def fixed(unsafe: bool) -> set[int]:
+        if data is not None:
+            keys = {(f.line, f.column, f.code) for f in fix_bytes(data, path, settings, unsafe=unsafe).fixed}
+            return {i for i, f in enumerate(reported) if (f.line, f.column, f.code) in keys}
+        done = {id(f) for f in fix_reported(path, reported, settings, unsafe=unsafe, write=False).fixed}
+        return {i for i, f in enumerate(reported) if id(f) in done}
+
+    safe = fixed(False) if safe_too else set()
+    unsafe = fixed(True) - safe if unsafe_too else set()
+    return sorted(safe), sorted(unsafe)
+
+
+def fixable_chunk(items: list[tuple]) -> list[tuple[list[int], list[int]]]:
+    """:func:`fixable_indexes` over ``(path, reported, settings, safe_too, unsafe_too)`` items
+    (a chunk of a run's files, for a worker process)."""
+    return [fixable_indexes(path, reported, settings, safe_too=safe_too, unsafe_too=unsafe_too)
+            for path, reported, settings, safe_too, unsafe_too in items]

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
 import libcst as cst
@@ -46,6 +46,7 @@ from mirrorguard.checker import source as sources
 from mirrorguard.fixer.lines import Lines, is_blank, split_lines
 
 from mirrorguard.checker.rules import ALL_RULES, Applicability, Fix
+from mirrorguard.checker.rules._batching import FIXED_FACTOR
 
 # Each rule declares its fix and that fix's safety; the fixer knows the fixes, not the rules.
 FIX_OF = {r.code: r.fix for r in ALL_RULES if r.fix is not Fix.NONE}
@@ -370,11 +371,14 @@ class _Round:
         self.parts = parts
         self.module = cst.parse_module(text)
         self.positions = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
-        self.parents = st.parent_map(self.module)
+        self.parents, self.nodes = st.index_tree(self.module)
         self.lines = Lines(text)
-        self.imported = st.imported_names(self.module)
+        self.imported = st.imported_names(self.nodes)
+        self.loggers = st.loggers(self.nodes)
+        self._scope_names: dict[str, set[str]] = {}
         self.findings = {(f.line, f.column, f.code): f for f in findings}
-        analysed = analyse_source(text, settings)
+        # Only the semantic model is wanted here (the strategy's name): no rule needs to run.
+        analysed = analyse_source(text, replace(settings, select=()))
         self.strategy_names = {analysed.model.strategy_variable} - {""} if analysed is not None else set()
         # strategy-names from the configuration: the checker takes them for strategies, so must the fixer.
         self.configured_strategies = frozenset(settings.extra_strategy_names)
@@ -532,7 +536,9 @@ class _Round:
         return None
 
     def is_scope(self, statement: cst.CSTNode, name: str) -> bool:
-        return st.scope_target(statement, name, st.scope_names(self.module, name))
+        if name not in self._scope_names:
+            self._scope_names[name] = st.scope_names(self.nodes, name)
+        return st.scope_target(statement, name, self._scope_names[name])
 
     def with_feeders(self, body, first: int, last: int, lower: int) -> int:
         """Extend a run of statements back over the functional-API steps that feed it."""
@@ -574,8 +580,18 @@ class _Round:
         def beside(i: int, scope_line: int) -> bool:  # in the scope block's notebook cell
             return self.same_part(self.first_line(body[i]), scope_line)
 
+        # Between the flagged statements, one that only describes their objects
+        # (`model.summary()`) or goes on building them moves with them, in order
+        # (their objects: the names they bind or read, imports aside).
+        flagged = [i for i in range(len(body)) if movable(i)]
+        objects = set().union(*(st.writes(body[i]) | st.reads(body[i]) for i in flagged)) - self.imported
+
+        def describes(i: int) -> bool:  # or goes on building them (`model.add(...)`)
+            return not self.frozen(body[i]) and (st.only_reports_on(body[i], objects, self.loggers)
+                                                 or st.only_builds(body[i], objects, self.imported))
+
         after = index
-        while after < len(body) and movable(after):
+        while after < len(body) and (movable(after) or describes(after)):
             after += 1
         if (after < len(body) and self.is_scope(body[after], name)
                 and all(beside(i, self.first_line(body[after])) for i in range(index, after))):
@@ -587,7 +603,7 @@ class _Round:
             text, origins = self.lines.move(start, end, to, self._body_delta(scope), tidy)
             return _Plan(text, origins, f"moved into the `with {name}.scope():` block below")
         before = index
-        while before >= 0 and movable(before):
+        while before >= 0 and (movable(before) or describes(before)):
             before -= 1
         if (before > lower and before >= 0 and self.is_scope(body[before], name)
                 and all(beside(i, self.end_line(body[before]) - 1) for i in range(before + 1, index + 1))):
@@ -600,6 +616,10 @@ class _Round:
             text, origins = self.lines.move(start, end, to, self._body_delta(scope), tidy)
             return _Plan(text, origins, f"moved into the `with {name}.scope():` block above")
         return None
+
+    def _bound(self, body, first: int, last: int) -> set[str]:
+        """Names the flagged statements ``first..last`` bind."""
+        return set().union(*(st.writes(body[i]) for i in range(first, last + 1) if id(body[i]) in self.flagged))
 
     def _footer_comments(self, scope: cst.With) -> int:
         footer = list(scope.body.footer)
@@ -618,6 +638,8 @@ class _Round:
                 break  # a new block stays in its notebook cell and leaves magics alone
             if id(statement) in self.flagged and isinstance(statement, cst.SimpleStatementLine):
                 last = probe
+            elif st.only_builds(statement, self._bound(body, index, last), self.imported):
+                last = probe  # `model.add(layers.Dense(8))` creates weights: it goes in with the model
             elif (
                 not isinstance(statement, cst.SimpleStatementLine)
                 or st.trains(statement)
@@ -649,38 +671,90 @@ class _Round:
                 return f"{self.where(statement)} calls `{callee}()`, which may have effects it depends on"
         return None
 
+    def carries(self, statement: cst.CSTNode, objects: set[str]) -> bool:
+        """May ``statement``, which a moved statement cannot pass, move with it instead: another
+        flagged statement (it goes into the scope anyway), one that only describes the moved
+        objects (``model.summary()``, a print or log of them), or one that goes on building
+        them (``model.add(layers.Dense(8))``: that creates weights, which belong in the scope)?"""
+        if not isinstance(statement, cst.SimpleStatementLine) or self.frozen(statement):
+            return False
+        return (id(statement) in self.flagged or st.only_reports_on(statement, objects, self.loggers)
+                or st.only_builds(statement, objects, self.imported))
+
+    def _runs(self, body, indices: list[int]) -> tuple[list[tuple[int, int]], list[int]]:
+        """Line runs of the statements ``indices`` (in order) with their comments, blank lines
+        between two of them kept inside the run, and the blank lines to drop (as :meth:`_take`)."""
+        runs: list[tuple[int, int]] = []
+        lasts: list[int] = []
+        for index in indices:
+            start, end, _ = self._take(body, index, index)
+            if runs and all(self.blank_below(i) for i in range(runs[-1][1], start)):
+                runs[-1] = (runs[-1][0], end)
+                lasts[-1] = index
+            else:
+                runs.append((start, end))
+                lasts.append(index)
+        tidy: list[int] = []
+        for (start, end), last in zip(runs, lasts):
+            above = self.blank_run_above(start)
+            if above and (self.blank_below(end) or last == len(body) - 1):
+                tidy += above
+        return runs, tidy
+
     def plan_after_strategy(self, level: st.Level, name: str, created: int) -> _Plan:
         body, index = level.body, level.index
         moved = body[index]
         if not self.same_part(self.first_line(moved), self.first_line(body[created])):
             return _Plan.refused(
                 f"it runs before the strategy is created at {self.where(body[created])}; {CROSSES_CELLS}")
+        # The statements that move: this one, and those between it and the strategy's creation
+        # that it cannot pass but may take along (they keep their order).
+        carried = [index]
+        objects = set(st.writes(moved))
         for between in range(index + 1, created + 1):
-            problem = self.crossing_problem(moved, body[between])
-            if problem is not None:
-                return _Plan.refused(
-                    f"it runs before the strategy is created at {self.where(body[created])} "
-                    f"and cannot move after it: {problem}"
-                )
-        start, end, tidy = self._take(body, index, index)
+            statement = body[between]
+            problem = next(filter(None, (self.crossing_problem(body[i], statement) for i in carried)), None)
+            if problem is None:
+                continue
+            if between < created and self.carries(statement, objects):
+                carried.append(between)
+                objects |= st.writes(statement)
+                continue
+            return _Plan.refused(
+                f"it runs before the strategy is created at {self.where(body[created])} "
+                f"and cannot move after it: {problem}"
+            )
+        # Into the first scope block after the creation that all of them can reach (taking
+        # along what describes them on the way), or into a new block right after the creation.
+        reaching, reached = list(carried), set(objects)
         probe = created + 1
         while probe < len(body):
             statement = body[probe]
             if not self.same_part(self.first_line(statement), self.first_line(body[created])):
                 break
             if self.is_scope(statement, name):
+                runs, tidy = self._runs(body, reaching)
                 block = statement.body
                 to = self.first_line(block.body[0]) - len(block.body[0].leading_lines)
-                text, origins = self.lines.move(start, end, to, self._body_delta(statement), tidy)
-                return _Plan(text, origins, f"moved after the strategy's creation, into `with {name}.scope():`")
-            if self.crossing_problem(moved, statement) is not None:
-                break
+                text, origins = self.lines.move_runs(runs, to, self._body_delta(statement), tidy)
+                return _Plan(text, origins, f"moved after the strategy's creation{self._with(body, reaching)}, "
+                                            f"into `with {name}.scope():`")
+            if any(self.crossing_problem(body[i], statement) is not None for i in reaching):
+                if not self.carries(statement, reached):
+                    break
+                reaching.append(probe)
+                reached |= st.writes(statement)
             probe += 1
+        runs, tidy = self._runs(body, carried)
         to = self.end_line(body[created])
         indent = self.lines.indentation(self.first_line(moved))
         header = f"{indent}with {name}.scope():"
-        text, origins = self.lines.move(start, end, to, self.indent_unit(start), tidy, header=header)
-        return _Plan(text, origins, f"moved after the strategy's creation, into a new `with {name}.scope():`")
+        text, origins = self.lines.move_runs(runs, to, self.indent_unit(runs[0][0]), tidy, header=header)
+        return _Plan(text, origins,
+                     f"moved after the strategy's creation{self._with(body, carried)}, into a new `with {name}.scope():`")
+
+    def _with(self, body, carried: list[int]) -> str:
+        return "".join(f" with {self.code(body[i])}" for i in carried[1:2])
 
     def plan_batch(self, target: _Target, place: st.Place) -> _Plan:
         binding = self.binding(place)
@@ -690,6 +764,10 @@ class _Round:
                 "`num_replicas_in_sync` cannot be read there"
             )
         name = binding[0]
+        if FIXED_FACTOR in (self.message_of(target) or ""):
+            return _Plan.refused(
+                "the batch is already a product with a fixed count; write "
+                f"`{name}.num_replicas_in_sync` in place of that count by hand")
         node = target.node
         parent = self.parents.get(id(node))
         if isinstance(parent, cst.Call) and parent.func is node:

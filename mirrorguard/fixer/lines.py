@@ -15,7 +15,7 @@ import io
 import re
 import tokenize
 from dataclasses import dataclass
-from typing import Iterable, Union
+from typing import Iterable, Sequence, Union
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _NEWLINE = re.compile(r"(\r\n|\r|\n)$")
@@ -136,15 +136,22 @@ class Lines:
         ``header``, when given, is written just before the moved lines (a new
         ``with`` statement). ``drop`` lists blank lines to leave out.
         """
-        assert not first < to < end
+        return self.move_runs([(first, end)], to, delta, drop, header)
+
+    def move_runs(self, runs: Sequence[tuple[int, int]], to: int, delta: str, drop: Iterable[int] = (),
+                  header: str | None = None) -> tuple[str, list[int | None]]:
+        """Move several runs of lines (``(first, end)``, in order, none spanning ``to``) to
+        before line ``to``, one after the other in their order, indented."""
+        assert not any(first < to < end for first, end in runs)
         dropped = set(drop)
+        taken = {index for first, end in runs for index in range(first, end)}
         order: list[Entry] = []
         moved: list[Entry] = ([New(header)] if header is not None else [])
-        moved += [Indent(i, delta) for i in range(first, end)]
+        moved += [Indent(i, delta) for first, end in runs for i in range(first, end)]
         for index in range(len(self.lines)):
             if index == to:
                 order += moved
-            if first <= index < end or index in dropped:
+            if index in taken or index in dropped:
                 continue
             order.append(index)
         if to >= len(self.lines):

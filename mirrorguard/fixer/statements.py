@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import libcst as cst
 
@@ -57,14 +57,22 @@ BUILTIN_NAMES = frozenset(dir(builtins))
 
 def parent_map(module: cst.Module) -> dict[int, cst.CSTNode]:
     """id(node) -> its parent, for every node of ``module``."""
+    return index_tree(module)[0]
+
+
+def index_tree(module: cst.Module) -> tuple[dict[int, cst.CSTNode], list[cst.CSTNode]]:
+    """(id(node) -> its parent, every node): one walk of the tree (libcst works out a node's
+    children anew each time they are asked for, so questions about the whole file ask this list)."""
     parents: dict[int, cst.CSTNode] = {}
+    nodes: list[cst.CSTNode] = [module]
     pending: list[cst.CSTNode] = [module]
     while pending:
         node = pending.pop()
         for child in node.children:
             parents[id(child)] = node
             pending.append(child)
-    return parents
+            nodes.append(child)
+    return parents, nodes
 
 
 @dataclass(frozen=True)
@@ -233,10 +241,10 @@ def callee_root(call: cst.Call) -> str | None:
     return func.value if isinstance(func, cst.Name) else None
 
 
-def imported_names(module: cst.Module) -> set[str]:
-    """Names bound by import statements anywhere in the file."""
+def imported_names(nodes: Iterable[cst.CSTNode]) -> set[str]:
+    """Names bound by import statements among ``nodes`` (a file's: :func:`index_tree`)."""
     found: set[str] = set()
-    for current in _walk(module):
+    for current in nodes:
         if isinstance(current, (cst.Import, cst.ImportFrom)):
             found |= writes(current)
     return found
@@ -268,6 +276,101 @@ def inert_call(call: cst.Call, *, output_ok: bool) -> bool:
     if name in _OUTPUT_CALLS or parts[0] == "logging" or name.startswith("absl.logging"):
         return output_ok
     return False
+
+
+# Methods of a Keras model, optimizer or metric that only describe it (they create no variable
+# and change nothing): a statement calling them, or printing or logging the object, may move
+# into the scope with the object it describes.
+REPORTING_METHODS = frozenset({"summary", "count_params", "get_config", "to_json"})
+_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "exception", "log"})
+# Names a reporting statement may read besides the objects it reports on.
+_REPORTING_NAMES = frozenset({"print", "pprint", "logging", "absl", "True", "False", "None"}) | frozenset(
+    name for name in _INERT_CALLS if "." not in name)
+
+
+def loggers(nodes: Iterable[cst.CSTNode]) -> set[str]:
+    """Names bound to a logger among ``nodes``: ``log = logging.getLogger(__name__)``, ``logger = tf.get_logger()``."""
+    found: set[str] = set()
+    for current in nodes:
+        if isinstance(current, cst.Assign) and len(current.targets) == 1 and isinstance(current.value, cst.Call):
+            target = current.targets[0].target
+            func = dotted(current.value.func) or ""
+            if isinstance(target, cst.Name) and func.rsplit(".", 1)[-1] in ("getLogger", "get_logger"):
+                found.add(target.value)
+    return found
+
+
+def _output_call(call: cst.Call, logger_names: set[str]) -> bool:
+    name = dotted(call.func)
+    if name is None:
+        return False
+    parts = name.split(".")
+    if name in _OUTPUT_CALLS or (parts[0] == "logging" and len(parts) == 2 and parts[1] in _LOG_METHODS):
+        return True
+    if name.startswith("absl.logging.") and len(parts) == 3 and parts[2] in _LOG_METHODS:
+        return True
+    return len(parts) == 2 and parts[0] in logger_names and parts[1] in _LOG_METHODS
+
+
+def _reporting_method(call: cst.Call, objects: set[str]) -> bool:
+    func = call.func
+    return (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+            and func.value.value in objects and func.attr.value in REPORTING_METHODS)
+
+
+def only_reports_on(statement: cst.CSTNode, objects: set[str], logger_names: set[str] = frozenset()) -> bool:
+    """Does ``statement`` only describe some of ``objects``: ``model.summary()``,
+    ``print(model.count_params())``, ``logging.info("%s", model.get_config())``?
+
+    It must be a line of expression statements, each a call that prints, logs or
+    describes; it binds nothing, calls nothing else, and reads no name but the
+    objects, the printing and logging functions and builtins such as ``len``. Moving
+    it into the scope with its objects, in order, changes nothing it does.
+    """
+    if not isinstance(statement, cst.SimpleStatementLine) or not objects:
+        return False
+    for small in statement.body:
+        if not isinstance(small, cst.Expr) or not isinstance(small.value, cst.Call):
+            return False
+        top = small.value
+        if not (_output_call(top, logger_names) or _reporting_method(top, objects)):
+            return False
+    if writes(statement):
+        return False
+    for call in calls(statement):
+        name = dotted(call.func)
+        if not (_output_call(call, logger_names) or _reporting_method(call, objects)
+                or name in _INERT_CALLS and "." not in name
+                or isinstance(call.func, cst.Attribute) and call.func.attr.value in _STRING_METHODS
+                and isinstance(call.func.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))):
+            return False
+    names = reads(statement)
+    return bool(names & objects) and names <= objects | _REPORTING_NAMES | logger_names
+
+
+# Methods that go on building a model (`model.add(layers.Dense(8))`, `model.build((None, 4))`):
+# they create its weights, so they belong in the scope with it.
+BUILDING_METHODS = frozenset({"add", "build"})
+
+
+def only_builds(statement: cst.CSTNode, objects: set[str], imported: set[str]) -> bool:
+    """Is ``statement`` a line of ``model.add(...)`` / ``model.build(...)`` calls on ``objects``,
+    whose arguments are made there from imported libraries, builtins and literals
+    (``layers.Dense(8)``)? Not ``model.add(base)``: a layer or model made before may hold
+    weights made outside the scope, and the model must not mix them with its own."""
+    if not isinstance(statement, cst.SimpleStatementLine) or not objects or writes(statement):
+        return False
+    tops: set[int] = set()
+    for small in statement.body:
+        call = small.value if isinstance(small, cst.Expr) else None
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+                and isinstance(call.func.value, cst.Name) and call.func.value.value in objects
+                and call.func.attr.value in BUILDING_METHODS):
+            return False
+        tops.add(id(call))
+    if not reads(statement) <= objects | imported | BUILTIN_NAMES:
+        return False
+    return all(id(call) in tops or callee_root(call) in imported | BUILTIN_NAMES for call in calls(statement))
 
 
 def trains(node: cst.CSTNode) -> bool:
@@ -344,10 +447,10 @@ def scope_target(with_node: cst.CSTNode, strategy: str, scope_names: set[str]) -
     return False
 
 
-def scope_names(module: cst.Module, strategy: str) -> set[str]:
-    """Names bound to ``<strategy>.scope()`` (``scope = strategy.scope()``)."""
+def scope_names(nodes: Iterable[cst.CSTNode], strategy: str) -> set[str]:
+    """Names bound to ``<strategy>.scope()`` among ``nodes`` (``scope = strategy.scope()``)."""
     found: set[str] = set()
-    for current in _walk(module):
+    for current in nodes:
         if isinstance(current, cst.Assign) and len(current.targets) == 1:
             value = current.value
             if (

@@ -8,6 +8,7 @@ import pytest
 
 from mirrorguard.checker import check_source
 from mirrorguard.checker.core import Settings
+from tests.checker.cases.mg101 import SHAPES as MG101_SHAPES
 
 _SOURCE = textwrap.dedent("""\
     import tensorflow as tf
@@ -43,3 +44,9 @@ def test_a_helper_called_through_its_module_is_named_by_its_own_name():
     settings = Settings(select=("MG101",), external={".models.build_model": frozenset({"MG101"})})
     findings = check_source(source, "pkg/train.py", settings)
     assert [f.message.split(" ")[0] for f in findings] == ["`build_model()`"]
+
+
+def test_constructor_finding_names_the_class_not_init():
+    source = textwrap.dedent(MG101_SHAPES["constructor_inside_and_outside_names_the_class"]).lstrip("\n")
+    messages = [f.message for f in check_source(source)]
+    assert messages and all(m.startswith("`Trainer()` ") for m in messages)

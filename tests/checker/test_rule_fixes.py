@@ -12,12 +12,14 @@ from mirrorguard.checker import check_source
 from mirrorguard.checker.core import Settings
 from mirrorguard.checker.rules import ALL_RULES, Applicability, Fix
 from mirrorguard.fixer.fix import fix_source
+from tests.checker import cases as tables
 
 
 def _invalid_cases():
+    # The rule module's own cases and those of tests/checker/cases/mgNNN.py.
     for rule in ALL_RULES:
-        for index, case in enumerate(rule.invalid):
-            yield pytest.param(rule, case, id=f"{rule.code}-invalid-{index}")
+        for case_id, case in tables.cases(rule, "invalid"):
+            yield pytest.param(rule, case, id=case_id)
 
 
 @pytest.mark.parametrize("rule, case", list(_invalid_cases()))
@@ -53,4 +55,4 @@ def test_an_unsafe_fix_is_not_applied_by_default(rule):
 def test_a_case_carries_a_fix_only_for_a_rule_that_declares_one():
     for rule in ALL_RULES:
         if rule.fix is Fix.NONE:
-            assert all(case.fixed is None for case in rule.invalid), rule.code
+            assert all(case.fixed is None for _, case in tables.cases(rule, "invalid")), rule.code

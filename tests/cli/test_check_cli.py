@@ -95,8 +95,11 @@ def test_quiet_prints_findings_only_and_statistics_count_by_code(tmp_path, capsy
     checked = len(list((CORPUS / "buggy").glob("*.py")))
     from mirrorguard.checker.rules import RULES_BY_CODE
 
-    safe = sum(n for code, n in counts.items() if RULES_BY_CODE[code].fix_safety == "safe")
-    assert 0 < safe < len(findings)  # MG101-MG105 have a safe fix, MG106 none
+    # The count is what `fix` then fixes (issue 17): some findings of rules with a fix are refused.
+    main(["fix", "--diff", "--select", "MG1", str(CORPUS / "buggy")])
+    safe = sum(line.endswith(" fixable") for line in capsys.readouterr().err.splitlines())
+    with_a_fix = sum(n for code, n in counts.items() if RULES_BY_CODE[code].fix_safety == "safe")
+    assert 0 < safe < with_a_fix < len(findings)  # MG101-MG105 have a safe fix, MG106 none
     assert lines[-1] == (
         f"Found {len(findings)} findings in {len({f.split(':')[0] for f in findings})} files ({checked} files checked)"
         f"; {safe} fixable with `mirrorguard fix`."
@@ -163,25 +166,25 @@ def test_wrong_arguments_are_exit_2_with_the_bad_value_quoted(tmp_path, capsys, 
 # -- formats ----------------------------------------------------------------------
 
 def test_json_has_cell_for_notebooks_only(capsys):
-    code, out, err = run(capsys, "--format", "json", CORPUS / "notebooks", CORPUS / "buggy" / "b04_compile_after_scope.py")
+    code, out, err = run(capsys, "--format", "json", CORPUS / "notebooks", CORPUS / "buggy" / "mg102_compile_after_scope.py")
     records = json.loads(out)
     assert code == 1 and err.startswith("Found ")  # the summary stays off stdout
     assert {tuple(sorted(r)) for r in records if r["path"].endswith(".py")} == {
         ("code", "column", "end_column", "end_line", "fix", "line", "message", "name", "path", "url")}
-    nb = [r for r in records if r["path"].endswith("nb3_save_and_load_outside.ipynb")]
+    nb = [r for r in records if r["path"].endswith("mg101_save_and_load_outside.ipynb")]
     assert [(r["cell"], r["line"], r["column"], r["code"]) for r in nb] == [
         (4, 1, 9, "MG101"), (4, 1, 9, "MG102"), (6, 1, 24, "MG104")]
 
 
 def test_text_names_the_cell_for_notebooks(capsys, tmp_path):
     # A path outside the current folder is shown absolute, as ruff shows it.
-    _, out, _ = run(capsys, "-q", CORPUS / "notebooks" / "nb3_save_and_load_outside.ipynb", cwd=tmp_path)
-    assert out.splitlines()[0].startswith(f"{CORPUS}/notebooks/nb3_save_and_load_outside.ipynb:cell 4:1:9: MG101 ")
+    _, out, _ = run(capsys, "-q", CORPUS / "notebooks" / "mg101_save_and_load_outside.ipynb", cwd=tmp_path)
+    assert out.splitlines()[0].startswith(f"{CORPUS}/notebooks/mg101_save_and_load_outside.ipynb:cell 4:1:9: MG101 ")
 
 
 def test_sarif_validates_against_the_sarif_2_1_0_schema(capsys, tmp_path):
     write(tmp_path, {"pkg/bad file.py": BAD, "clean.py": CLEAN})
-    shutil.copy(CORPUS / "notebooks" / "nb3_save_and_load_outside.ipynb", tmp_path / "nb.ipynb")
+    shutil.copy(CORPUS / "notebooks" / "mg101_save_and_load_outside.ipynb", tmp_path / "nb.ipynb")
     code, out, _ = run(capsys, "--format", "sarif", ".", cwd=tmp_path)
     log = json.loads(out)
     official_validator().validate(log)
@@ -221,7 +224,7 @@ def test_schema_rejects_what_code_scanning_would():
 
 def test_github_workflow_commands_escape_properties_and_data(tmp_path, capsys):
     write(tmp_path, {"we,ird:name.py": BAD})
-    shutil.copy(CORPUS / "notebooks" / "nb3_save_and_load_outside.ipynb", tmp_path / "nb.ipynb")
+    shutil.copy(CORPUS / "notebooks" / "mg101_save_and_load_outside.ipynb", tmp_path / "nb.ipynb")
     code, out, _ = run(capsys, "--format", "github", "-q", "we,ird:name.py", "nb.ipynb", cwd=tmp_path)
     lines = out.splitlines()
     assert code == 1

@@ -123,7 +123,7 @@ def test_json_carries_fix_applicability_url_and_an_end_for_mg000(tmp_path, capsy
 def test_add_noqa_with_a_notebook_finding_is_no_usage_error(tmp_path, capsys, monkeypatch):
     import shutil
 
-    shutil.copy(CORPUS / "notebooks" / "nb3_save_and_load_outside.ipynb", tmp_path / "nb.ipynb")
+    shutil.copy(CORPUS / "notebooks" / "mg101_save_and_load_outside.ipynb", tmp_path / "nb.ipynb")
     (tmp_path / "bad.py").write_text(BAD)
     code, out, err = run(capsys, monkeypatch, tmp_path, "check", "--add-noqa", ".")
     assert code == 1  # the notebook's findings are still there: not 2, no error line

@@ -16,7 +16,7 @@ from tests.cli.sarif_schema import official_validator
 
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
-NOTEBOOK = CORPUS / "notebooks" / "nb3_save_and_load_outside.ipynb"
+NOTEBOOK = CORPUS / "notebooks" / "mg101_save_and_load_outside.ipynb"
 MIRRORGUARD = [sys.executable, "-m", "mirrorguard.cli"]
 BAD = """\
 import tensorflow as tf

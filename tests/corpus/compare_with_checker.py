@@ -2,10 +2,10 @@
 
 Run from the repository root::
 
-    PYTHONPATH=$PWD python tests/staged_corpus/compare_with_checker.py [FOLDER]
+    PYTHONPATH=$PWD python tests/corpus/compare_with_checker.py [FOLDER]
 
-Each file is checked on its own (`--no-cross-file`, `--select ALL`), like
-tests/checker/test_corpus.py does with `check_file`. Prints one line per file
+Each file is checked on its own (`--no-cross-file`) with the default rules (MG405 is
+off by default), as tests/checker/test_rule_cases.py does with `check_file`. Prints one line per file
 whose findings differ from its labels, then the totals: expected findings
 matched, expected findings missed, unexpected findings.
 """
@@ -29,7 +29,7 @@ def corpus_files(root: Path) -> list[Path]:
 
 
 def checker_findings(paths: list[Path]) -> dict[str, set[tuple]]:
-    command = [sys.executable, "-m", "mirrorguard.cli", "check", "--select", "ALL", "--no-cross-file",
+    command = [sys.executable, "-m", "mirrorguard.cli", "check", "--no-cross-file",
                "--format", "json", *map(str, paths)]
     result = subprocess.run(command, capture_output=True, text=True, env=dict(os.environ))
     found: dict[str, set[tuple]] = {}

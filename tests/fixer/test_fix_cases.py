@@ -326,6 +326,176 @@ FIXED = {
             initial_epoch = 5
         model.fit(ds, initial_epoch=initial_epoch)
     """, False),
+    # The issue-17 shape (keras-io mnist_convnet with the strategy bolted on after the model
+    # code, tests/corpus/buggy/b03): moving only compile() in fails in fit() on Keras 3, so
+    # the model moves after the strategy, and summary(), which only reads it, goes with it.
+    "summary_between_model_and_strategy": ("""
+        import tensorflow as tf
+        from tensorflow import keras
+        from tensorflow.keras import layers
+
+        model = keras.Sequential(
+            [
+                keras.Input(shape=(28, 28, 1)),
+                layers.Conv2D(32, kernel_size=(3, 3), activation="relu"),
+                layers.Flatten(),
+                layers.Dense(10, activation="softmax"),
+            ]
+        )
+        model.summary()
+
+        strategy = tf.distribute.MirroredStrategy()
+        global_batch = 128 * strategy.num_replicas_in_sync
+
+        with strategy.scope():
+            model.compile(loss="sparse_categorical_crossentropy", optimizer="adam", metrics=["accuracy"])
+
+        model.fit(train_ds, epochs=15)
+    """, """
+        import tensorflow as tf
+        from tensorflow import keras
+        from tensorflow.keras import layers
+
+        strategy = tf.distribute.MirroredStrategy()
+        global_batch = 128 * strategy.num_replicas_in_sync
+
+        with strategy.scope():
+            model = keras.Sequential(
+                [
+                    keras.Input(shape=(28, 28, 1)),
+                    layers.Conv2D(32, kernel_size=(3, 3), activation="relu"),
+                    layers.Flatten(),
+                    layers.Dense(10, activation="softmax"),
+                ]
+            )
+            model.summary()
+            model.compile(loss="sparse_categorical_crossentropy", optimizer="adam", metrics=["accuracy"])
+
+        model.fit(train_ds, epochs=15)
+    """, False),
+    # MCMAXMM/mytensorflow tensorflow2.0/multi_gpu.py builds with model.add(); here the model
+    # code comes first. add() creates weights: it goes in with the model, as summary() does.
+    "sequential_add_and_summary_before_strategy": ("""
+        import tensorflow as tf
+        from tensorflow.keras import layers
+
+        model = tf.keras.Sequential()
+        model.add(layers.Dense(16, activation='relu', input_shape=(10,)))
+        model.add(layers.Dense(1, activation='sigmoid'))
+        print(model.summary())
+
+        strategy = tf.distribute.MirroredStrategy()
+
+        with strategy.scope():
+            optimizer = tf.keras.optimizers.SGD(0.2)
+            model.compile(loss='binary_crossentropy', optimizer=optimizer)
+
+        model.fit(dataset, epochs=1)
+    """, """
+        import tensorflow as tf
+        from tensorflow.keras import layers
+
+        strategy = tf.distribute.MirroredStrategy()
+
+        with strategy.scope():
+            model = tf.keras.Sequential()
+            model.add(layers.Dense(16, activation='relu', input_shape=(10,)))
+            model.add(layers.Dense(1, activation='sigmoid'))
+            print(model.summary())
+            optimizer = tf.keras.optimizers.SGD(0.2)
+            model.compile(loss='binary_crossentropy', optimizer=optimizer)
+
+        model.fit(dataset, epochs=1)
+    """, False),
+    # An optimizer made between the model and the strategy is of the group: it moves along,
+    # and a log line about the model too (a logger bound from logging.getLogger).
+    "optimizer_and_log_line_between_model_and_strategy": ("""
+        import logging
+        import tensorflow as tf
+
+        log = logging.getLogger(__name__)
+        model = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(1)])
+        optimizer = tf.keras.optimizers.Adam(1e-3)
+        log.info("model has %d parameters", model.count_params())
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model.compile(optimizer=optimizer, loss="mse")
+    """, """
+        import logging
+        import tensorflow as tf
+
+        log = logging.getLogger(__name__)
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(1)])
+            optimizer = tf.keras.optimizers.Adam(1e-3)
+            log.info("model has %d parameters", model.count_params())
+            model.compile(optimizer=optimizer, loss="mse")
+    """, False),
+    # After the strategy: a summary between the model and its scope block goes in with it
+    # (not a block for the model, the summary outside, and the old block).
+    "summary_between_model_and_its_scope_block": ("""
+        import tensorflow as tf
+
+        strategy = tf.distribute.MirroredStrategy()
+        model = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(1)])
+        model.summary()
+        with strategy.scope():
+            model.compile(optimizer="adam", loss="mse")
+        model.fit(ds)
+    """, """
+        import tensorflow as tf
+
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(1)])
+            model.summary()
+            model.compile(optimizer="adam", loss="mse")
+        model.fit(ds)
+    """, False),
+    "summary_between_scope_block_and_compile": ("""
+        import tensorflow as tf
+
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(1)])
+        model.summary()
+        model.compile(optimizer="adam", loss="mse")
+        model.fit(ds)
+    """, """
+        import tensorflow as tf
+
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(1)])
+            model.summary()
+            model.compile(optimizer="adam", loss="mse")
+        model.fit(ds)
+    """, False),
+    # A model built after the strategy and grown with add() before its compile(): the new
+    # block takes the add() calls too (they create the weights).
+    "new_block_takes_the_add_calls": ("""
+        import tensorflow as tf
+        from tensorflow.keras import layers
+
+        strategy = tf.distribute.MirroredStrategy()
+        model = tf.keras.Sequential()
+        model.add(layers.Dense(16, activation="relu", input_shape=(10,)))
+        print("built")
+        with strategy.scope():
+            model.compile(optimizer="sgd", loss="mse")
+    """, """
+        import tensorflow as tf
+        from tensorflow.keras import layers
+
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential()
+            model.add(layers.Dense(16, activation="relu", input_shape=(10,)))
+        print("built")
+        with strategy.scope():
+            model.compile(optimizer="sgd", loss="mse")
+    """, False),
     "tabs_and_multiline_string_kept": ("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()
@@ -351,6 +521,7 @@ FIXED = {
         with strategy.scope():
             model = tf.keras.Sequential([tf.keras.layers.Dense(4)])
         model.fit(x, y, batch_size=128)
+        model.evaluate(train_ds.concatenate(val_ds).concatenate(test_ds))
     """, """
         import tensorflow as tf
         BATCH = 64
@@ -361,6 +532,7 @@ FIXED = {
         with strategy.scope():
             model = tf.keras.Sequential([tf.keras.layers.Dense(4)])
         model.fit(x, y, batch_size=128 * strategy.num_replicas_in_sync)
+        model.evaluate(train_ds.concatenate(val_ds).concatenate(test_ds))
     """, True),
 }
 
@@ -379,15 +551,70 @@ def test_fixed(name):
 
 # name: (source, code, words the reason must contain)
 REFUSED = {
-    "model_used_before_the_strategy_exists": ("""
+    # Statements between a group's statements that do more than describe its objects hold the
+    # group (the fix never moves part of it; see test_fix_files): a name bound from the model
+    # and read later, a side effect on another object, control flow, a change to the model.
+    "name_bound_from_the_model_and_read_later": ("""
         import tensorflow as tf
         from tensorflow import keras
-        model = keras.Sequential([keras.layers.Dense(10)])
-        model.summary()
+        model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(10)])
+        n_params = model.count_params()
         strategy = tf.distribute.MirroredStrategy()
         with strategy.scope():
             model.compile(optimizer="adam", loss="mse")
-    """, "MG101", "line 4 (`model.summary()`) uses `model`"),
+        print(n_params)
+    """, "MG101", "line 4 (`n_params = model.count_params()`) uses `model`"),
+    "summary_into_another_object": ("""
+        import tensorflow as tf
+        from tensorflow import keras
+        lines = []
+        model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(10)])
+        model.summary(print_fn=lines.append)
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model.compile(optimizer="adam", loss="mse")
+    """, "MG101", "line 5 (`model.summary(print_fn=lines.append)`) uses `model`"),
+    "summary_under_a_flag": ("""
+        import tensorflow as tf
+        from tensorflow import keras
+        model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(10)])
+        if VERBOSE:
+            model.summary()
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model.compile(optimizer="adam", loss="mse")
+    """, "MG101", "line 4 (`if VERBOSE: model.summary()`) uses `model`"),
+    "weights_loaded_between": ("""
+        import tensorflow as tf
+        from tensorflow import keras
+        model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(10)])
+        model.load_weights("warm_start.weights.h5")
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model.compile(optimizer="adam", loss="mse")
+    """, "MG101", "uses `model`"),
+    # A layer made before (it may hold weights made outside the scope) is not added in the
+    # scope: the model would mix them with its own.
+    "layer_made_before_added": ("""
+        import tensorflow as tf
+        from tensorflow.keras import layers
+        base = tf.keras.applications.MobileNetV2(include_top=False, weights=None)
+        model = tf.keras.Sequential()
+        model.add(base)
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model.compile(optimizer="adam", loss="mse")
+    """, "MG101", "line 5 (`model.add(base)`) uses `model`"),
+    "summary_would_pass_a_print": ("""
+        import tensorflow as tf
+        from tensorflow import keras
+        model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(10)])
+        model.summary()
+        print("Creating the strategy")
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model.compile(optimizer="adam", loss="mse")
+    """, "MG101", "line 5 (`print(\"Creating the strategy\")`) calls `print()`"),
     "seed_set_between_model_and_strategy": ("""
         import tensorflow as tf
         model = tf.keras.Sequential([tf.keras.layers.Dense(10)])

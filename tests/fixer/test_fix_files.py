@@ -155,23 +155,25 @@ def test_symlink_target_is_fixed_and_link_kept(tmp_path):
 
 
 def test_scope_fixes_are_all_or_nothing(tmp_path):
-    # The model cannot move after the strategy (summary() reads it first); moving compile() in
-    # alone turns a program that trains on one replica into one Keras 3 stops in fit().
+    # The model cannot move after the strategy (a name read later is bound from it first);
+    # moving compile() in alone turns a program that trains on one replica into one Keras 3
+    # stops in fit().
     from mirrorguard.fixer.fix import fix_source
 
     source = (
         "import tensorflow as tf\n\n"
         "model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(1)])\n"
-        "model.summary()\n"
+        "params = model.count_params()\n"
         "strategy = tf.distribute.MirroredStrategy()\n"
         "model.compile(optimizer='adam', loss='mse')\n"
         "ds = tf.data.Dataset.range(8).batch(64)\n"
         "model.fit(ds)\n"
+        "print(params)\n"
     )
     result = fix_source(source, "t.py", unsafe=True)
     reasons = {finding.code: why for finding, why in result.remaining}
     assert "with strategy.scope()" not in result.text
-    assert "model.summary()" in reasons["MG101"]
+    assert "`params = model.count_params()`) uses `model`" in reasons["MG101"]
     assert reasons["MG102"].startswith("it moves into the scope together with a finding that cannot move")
     # Fixes outside the group still apply.
     assert [finding.code for finding in result.fixed] == ["MG201"]
@@ -184,11 +186,12 @@ def test_an_unrelated_object_still_moves_when_another_group_cannot(tmp_path):
     source = (
         "import tensorflow as tf\n\n"
         "model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(1)])\n"
-        "model.summary()\n"
+        "params = model.count_params()\n"
         "strategy = tf.distribute.MirroredStrategy()\n"
         "model.compile(optimizer='adam', loss='mse')\n"
         "other = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(1)])\n"
         "other.compile(optimizer='adam', loss='mse')\n"
+        "print(params)\n"
     )
     result = fix_source(source, "t.py")
     assert "with strategy.scope():\n    other = tf.keras.Sequential" in result.text

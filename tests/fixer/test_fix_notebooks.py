@@ -83,7 +83,7 @@ def with_outputs(tmp_path, name: str) -> Path:
 
 
 def test_corpus_notebook_is_fixed_in_its_cells_with_outputs_and_metadata_kept(tmp_path, capsys):
-    path = with_outputs(tmp_path, "nb3_save_and_load_outside.ipynb")
+    path = with_outputs(tmp_path, "mg101_save_and_load_outside.ipynb")
     before = path.read_text(encoding="utf-8")
     kept = without_sources(path)
     assert main(["fix", str(path)]) == 0
@@ -106,8 +106,8 @@ def test_corpus_notebook_is_fixed_in_its_cells_with_outputs_and_metadata_kept(tm
 
 
 @pytest.mark.parametrize("name, fixed, left", [
-    ("nb2_kaggle_tpu_finetune.ipynb", {"MG103", "MG102"}, set()),
-    ("nb4_transfer_learning_backbone_outside.ipynb", {"MG101"}, {"MG201"}),
+    ("mg102_kaggle_tpu_finetune.ipynb", {"MG103", "MG102"}, set()),
+    ("mg101_transfer_learning_backbone_outside.ipynb", {"MG101"}, {"MG201"}),
 ])
 def test_corpus_notebooks_lose_their_fixed_findings(tmp_path, name, fixed, left):
     path = tmp_path / name
@@ -123,16 +123,16 @@ def test_corpus_notebooks_lose_their_fixed_findings(tmp_path, name, fixed, left)
 
 def test_clean_corpus_notebook_is_not_written(tmp_path):
     path = tmp_path / "clean.ipynb"
-    shutil.copy(CORPUS / "nb1_distributed_keras_clean.ipynb", path)
+    shutil.copy(CORPUS / "mg101_distributed_keras_clean.ipynb", path)
     stamp = path.stat().st_mtime_ns
     assert main(["fix", str(path)]) == 0
-    assert path.read_bytes() == (CORPUS / "nb1_distributed_keras_clean.ipynb").read_bytes()
+    assert path.read_bytes() == (CORPUS / "mg101_distributed_keras_clean.ipynb").read_bytes()
     assert path.stat().st_mtime_ns == stamp
 
 
 def test_unsafe_batch_fix_in_a_cell(tmp_path):
     path = tmp_path / "nb4.ipynb"
-    shutil.copy(CORPUS / "nb4_transfer_learning_backbone_outside.ipynb", path)
+    shutil.copy(CORPUS / "mg101_transfer_learning_backbone_outside.ipynb", path)
     assert main(["fix", "--unsafe-fixes", str(path)]) == 0
     cell = sources(path)[2]
     assert "train_ds = train_ds.shuffle(1000).batch(32 * strategy.num_replicas_in_sync).prefetch(" in cell
@@ -173,6 +173,20 @@ def test_moves_inside_one_cell_are_made(tmp_path):
     assert sources(path)[1] == (f"{STRATEGY}\nprint(strategy.num_replicas_in_sync)\n\n"
                                 f"with strategy.scope():\n  {MODEL}\n  {COMPILE}")
     assert check_notebook(str(path)) == []
+
+
+def test_a_summary_moves_with_its_model_in_its_cell_only(tmp_path):
+    # In one cell, summary() (it only reads the model) goes into the scope with the model.
+    path = write(tmp_path, notebook(IMPORTS, f"{MODEL}\nmodel.summary()\n{STRATEGY}\n"
+                                    f"with strategy.scope():\n    {COMPILE}"))
+    assert main(["fix", str(path)]) == 0
+    assert sources(path)[1] == f"{STRATEGY}\nwith strategy.scope():\n    {MODEL}\n    model.summary()\n    {COMPILE}"
+    # summary() and the scope block in the cell after the model's: nothing moves into another
+    # cell, so the model gets a block of its own where it is and the summary stays.
+    later = f"model.summary()\nwith strategy.scope():\n    {COMPILE}"
+    path = write(tmp_path, notebook(IMPORTS, f"{STRATEGY}\n{MODEL}", later), name="other.ipynb")
+    assert main(["fix", str(path)]) == 0
+    assert sources(path) == [IMPORTS, f"{STRATEGY}\nwith strategy.scope():\n    {MODEL}", later]
 
 
 def test_magics_come_back_exactly_and_are_not_swallowed(tmp_path, capsys):

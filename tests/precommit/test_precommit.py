@@ -116,7 +116,7 @@ def test_bad_commit_is_blocked_and_clean_one_passes(user_repo, env):
 
 
 def test_notebooks_are_checked_by_the_hook(user_repo, env):
-    notebook = ROOT / "tests" / "corpus" / "notebooks" / "nb3_save_and_load_outside.ipynb"
+    notebook = ROOT / "tests" / "corpus" / "notebooks" / "mg101_save_and_load_outside.ipynb"
     shutil.copy(notebook, user_repo / "nb.ipynb")
     git("add", "nb.ipynb", cwd=user_repo)
     blocked = git("commit", "-m", "notebook", cwd=user_repo, env=env)

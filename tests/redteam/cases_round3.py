@@ -156,9 +156,9 @@ import tensorflow as tf
 strategy = tf.distribute.MirroredStrategy()
 BATCH_SIZE = 32
 train_dataset = tf.data.Dataset.range(64).batch(BATCH_SIZE, drop_remainder=True)  # expect: MG201
-# Lead's call: a batched dataset left unused to the end is still the global batch the script means
-# (only one re-bound before any use is not); the bug here is the iterator built from train_dataset.
-test_dataset = tf.data.Dataset.range(64).batch(BATCH_SIZE, drop_remainder=True)  # expect: MG201
+# Issue 17 (relabelled; was the lead's call that a batch left unused to the end is still the global
+# batch): a batched dataset that nothing reads is not a global batch. The bug here is the iterator.
+test_dataset = tf.data.Dataset.range(64).batch(BATCH_SIZE, drop_remainder=True)
 train_iterator = iter(strategy.experimental_distribute_dataset(train_dataset))
 test_iterator = iter(strategy.experimental_distribute_dataset(train_dataset))
 ''',

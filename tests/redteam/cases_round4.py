@@ -7,7 +7,7 @@ other line must stay silent. Names starting `fp_` are false alarms of the checke
 2026-12-02), `fn_` are misses.
 
 KNOWN_WRONG records what the checker reports today on each case that it still gets wrong. The test
-(tests/checker/test_redteam_cases.py) asserts exactly that output, so the disagreement stays visible in
+(test_red_team_case in tests/checker/test_rule_cases.py) asserts exactly that output, so the disagreement stays visible in
 the suite: when a fix changes the output the test fails, and the case then moves out of KNOWN_WRONG
 (its `# expect:` lines become the assertion, as for every other round).
 """
@@ -171,7 +171,7 @@ for step in range(2):
 }
 
 # What the checker (main e9b5bba) reports on each case it still gets wrong: asserted as is by
-# tests/checker/test_redteam_cases.py, so a fix that changes the output shows up as a failing test.
+# tests/checker/test_rule_cases.py (test_red_team_case), so a fix that changes the output shows up as a failing test.
 KNOWN_WRONG = {
     'fp_multi_worker_strategy_after_context_reset': {(14, 'MG403')},
 }

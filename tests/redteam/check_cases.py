@@ -7,7 +7,7 @@ imports `mirrorguard` from the current folder first)::
 
 Each case in cases.py (or in the module named on the command line, such as
 cases_round2) is written to a temporary folder and checked on its own
-(`--select ALL --no-cross-file`, as tests/checker/test_corpus.py does). Prints
+(`--select ALL --no-cross-file`, as tests/checker/test_rule_cases.py does). Prints
 one line per case: `ok`, or what is missing and what is unexpected. The exit
 status is the number of cases that disagree, so it can gate a CI job once the
 lead adopts the cases into the rule tests.

@@ -9,20 +9,16 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import warnings
 
 import numpy as np
 import tensorflow as tf
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from mirrorguard.testkit.workers import free_ports
 
 
-cluster = tf.train.ClusterSpec({"worker": [f"127.0.0.1:{free_port()}"], "ps": [f"127.0.0.1:{free_port()}"]})
+worker_port, ps_port = free_ports(2)
+cluster = tf.train.ClusterSpec({"worker": [f"127.0.0.1:{worker_port}"], "ps": [f"127.0.0.1:{ps_port}"]})
 servers = [
     tf.distribute.Server(cluster, job_name=job, task_index=0, protocol="grpc", start=True) for job in ("worker", "ps")
 ]

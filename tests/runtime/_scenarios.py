@@ -35,10 +35,9 @@ def parse_args(argv):
 ARGS = parse_args(sys.argv[1:])
 MULTIWORKER = ARGS.worker is not None
 if MULTIWORKER:
-    cluster = [f"127.0.0.1:{p}" for p in ARGS.ports.split(",")]
-    os.environ["TF_CONFIG"] = json.dumps(
-        {"cluster": {"worker": cluster}, "task": {"type": "worker", "index": ARGS.worker}}
-    )
+    from mirrorguard.testkit.workers import tf_config
+
+    os.environ["TF_CONFIG"] = tf_config([f"127.0.0.1:{p}" for p in ARGS.ports.split(",")], ARGS.worker)
 
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402

@@ -10,12 +10,13 @@ from __future__ import annotations
 import concurrent.futures
 import json
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from mirrorguard.testkit.workers import free_ports
 
 RUNNER = Path(__file__).with_name("_scenarios.py")
 REPO = Path(__file__).resolve().parents[2]
@@ -47,23 +48,13 @@ def _parse(output: str, what: str) -> dict:
     raise AssertionError(f"{what} printed no results:\n{output[-4000:]}")
 
 
-def _free_ports(count: int) -> list[int]:
-    sockets = [socket.socket() for _ in range(count)]
-    for sock in sockets:
-        sock.bind(("127.0.0.1", 0))
-    ports = [sock.getsockname()[1] for sock in sockets]
-    for sock in sockets:
-        sock.close()
-    return ports
-
-
 def _run(setup) -> dict:
     flavour, replicas = setup
     if replicas != "mw":
         command = [sys.executable, str(RUNNER), "--replicas", str(replicas), *_only()]
         done = subprocess.run(command, env=_env(flavour), capture_output=True, text=True, timeout=TIMEOUT)
         return _parse(done.stdout + done.stderr[-4000:], f"{setup}")
-    ports = ",".join(str(p) for p in _free_ports(2))
+    ports = ",".join(str(p) for p in free_ports(2))
     workers = [
         subprocess.Popen(
             [sys.executable, str(RUNNER), "--worker", str(i), "--ports", ports, *_only()],

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import traceback
 from pathlib import Path
+
+from mirrorguard.testkit.workers import free_ports, tf_config
 
 PREFIX = "MG-EXPLAIN "
 REPO = Path(__file__).resolve().parents[2]
@@ -43,8 +44,7 @@ def _observe(program) -> dict:
 
 
 def _worker(index: int, ports: str) -> dict:
-    cluster = [f"127.0.0.1:{p}" for p in ports.split(",")]
-    os.environ["TF_CONFIG"] = json.dumps({"cluster": {"worker": cluster}, "task": {"type": "worker", "index": index}})
+    os.environ["TF_CONFIG"] = tf_config([f"127.0.0.1:{p}" for p in ports.split(",")], index)
     import numpy as np
     import tensorflow as tf
 
@@ -82,8 +82,8 @@ def _worker(index: int, ports: str) -> dict:
 
 
 def _startup() -> dict:
-    cluster = [f"127.0.0.1:{p}" for p in _free_ports(2)]  # nobody listens: it fails before connecting
-    os.environ["TF_CONFIG"] = json.dumps({"cluster": {"worker": cluster}, "task": {"type": "worker", "index": 0}})
+    # Nobody listens on these ports: it fails before connecting.
+    os.environ["TF_CONFIG"] = tf_config([f"127.0.0.1:{p}" for p in free_ports(2)], 0)
     import tensorflow as tf
 
     def late_strategy():
@@ -98,7 +98,7 @@ def _parameter_server() -> dict:
     import tensorflow as tf
 
     keras = tf.keras
-    worker, ps = _free_ports(2)
+    worker, ps = free_ports(2)
     spec = tf.train.ClusterSpec({"worker": [f"127.0.0.1:{worker}"], "ps": [f"127.0.0.1:{ps}"]})
     servers = [
         tf.distribute.Server(spec, job_name=job, task_index=0, protocol="grpc", start=True) for job in ("worker", "ps")
@@ -118,16 +118,6 @@ def _parameter_server() -> dict:
 
     results = {"keras3_fit": _observe(keras3_fit), "servers": len(servers)}
     return results
-
-
-def _free_ports(count: int) -> list[int]:
-    sockets = [socket.socket() for _ in range(count)]
-    for sock in sockets:
-        sock.bind(("127.0.0.1", 0))
-    ports = [sock.getsockname()[1] for sock in sockets]
-    for sock in sockets:
-        sock.close()
-    return ports
 
 
 if __name__ == "__main__":
@@ -179,7 +169,7 @@ def _results(processes) -> list[dict]:
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     """Results of: two MWMS workers (Keras 3), the late-strategy process, the PSS process."""
-    ports = ",".join(str(p) for p in _free_ports(2))
+    ports = ",".join(str(p) for p in free_ports(2))
     tmp = tmp_path_factory.mktemp("shards")
     processes = [_start(["worker", str(i), ports], tmp=tmp) for i in range(2)]
     processes += [_start(["startup"]), _start(["ps"])]

@@ -9,19 +9,14 @@ MG201 asks :func:`unscaled_global` and :func:`constant_sizes`; MG202 asks
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass
 from typing import Iterator
 
 from mirrorguard.checker import names as api
 from mirrorguard.checker.rules.base import Context
-from mirrorguard.checker.semantic import CallSite, SemanticModel, Unit, dataflow, walk
+from mirrorguard.checker.semantic import CallSite, SemanticModel, Unit, dataflow
 from mirrorguard.checker.semantic.distribute import PER_REPLICA_PARAMS
-from mirrorguard.checker.semantic.values import Kind, Value, dict_entry, dicts_behind, parameter_origins, value_of
-
-# Calls followed by one of these on the same chain batch for speed, not for
-# the global batch: ds.batch(1024).map(vectorize).unbatch().
-_UNBATCHING = frozenset({"unbatch", "rebatch"})
+from mirrorguard.checker.semantic.values import Kind, Value, parameter_origins, value_of
 
 
 @dataclass(frozen=True)
@@ -78,7 +73,7 @@ def _arrays_with_default_batch(site: CallSite, model: SemanticModel) -> bool:
     """``model.fit(x_train, y_train)``: arrays, no batch_size, no steps: Keras batches by 32.
 
     Not a ``fit`` of the file's own trainer class, nor one whose first argument is a dataset."""
-    if model.callees(site):
+    if model.callees(site) or _own_class_instance(site, model):
         return False
     node = site.node
     if node.args and _is_dataset(node.args[0], site, model):
@@ -89,6 +84,35 @@ def _arrays_with_default_batch(site: CallSite, model: SemanticModel) -> bool:
         return False
     has_y = len(node.args) >= 2 or site.keyword("y") is not None
     return has_y and not (len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and node.args[1].value is None)
+
+
+def _own_class_instance(site: CallSite, model: SemanticModel) -> bool:
+    """``trainer.fit(x, y)`` where ``trainer`` holds an instance of one of the file's
+    classes that is not a Keras model (``trainer = Trainer(...)``, ``Trainer(...).fit``,
+    a parameter annotated ``trainer: Trainer``): its ``fit`` is the user's, even
+    when it is inherited from a base the file imports; Keras's 32 does not apply."""
+    func = site.node.func
+    receiver = func.value if isinstance(func, ast.Attribute) else None
+    class_name = None
+    if isinstance(receiver, ast.Name):
+        class_name = model.instance_class(receiver.id) or _annotated_class(receiver.id, site.unit)
+    elif isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name):
+        class_name = receiver.func.id
+    return (class_name is not None and class_name in set(model.class_names())
+            and class_name not in model.model_classes)
+
+
+def _annotated_class(name: str, unit: Unit) -> str | None:
+    current: Unit | None = unit
+    while current is not None and not current.is_module:
+        node = current.node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
+                if arg.arg == name:
+                    annotation = arg.annotation
+                    return annotation.id if isinstance(annotation, ast.Name) else None
+        current = current.parent
+    return None
 
 
 _DATASET_METHODS = frozenset({"batch", "padded_batch", "prefetch", "shuffle", "map", "repeat", "cache", "take"})
@@ -111,13 +135,14 @@ def judged(site: CallSite, model: SemanticModel) -> bool:
     replica (an input function), sits in the no-strategy branch of
     ``if strategy: ... else: ...``, is batched again or unbatched later, only
     feeds a layer's ``adapt()``, or only a host-side ``for`` loop."""
-    if model.runs_per_replica(site) or site.single_device:
+    if runs_per_replica(site, model) or site.single_device:
         return False
     if model.is_estimator_input_fn(site.unit):
         return False  # an Estimator's input_fn: the Estimator batches per replica itself
     if model.is_element_function(site.unit) or site.is_inside(lambda o: o.method in api.ELEMENT_FUNCTION_METHODS):
         return False  # flat_map(lambda w: w.batch(WINDOW)): batches one window, not the dataset
-    if site.chained and (_UNBATCHING.intersection(site.chained) or api.BATCH_METHODS.intersection(site.chained)):
+    chained = set(site.chained)
+    if chained & dataflow.UNBATCHING or chained & api.BATCH_METHODS:
         return False
     if site.iterated or site.is_inside(lambda outer: outer.method == "adapt"):
         return False
@@ -125,9 +150,80 @@ def judged(site: CallSite, model: SemanticModel) -> bool:
         return False  # next(iter(ids_ds.batch(N))).numpy(): gathered on the host
     if _for_unreplicated_model(site, model):
         return False  # the deliberately unreplicated copy's own evaluate/predict
+    if _per_worker(site.unit, model, set()):
+        return False  # coordinator.create_per_worker_dataset(fn): each worker's batch, not one to split
     if site.method in api.BATCH_SIZE_POSITION:
         return True  # fit/evaluate: the batch is used right there
     return dataflow.batch_reaches_strategy(site, model)
+
+
+def runs_per_replica(site: CallSite, model: SemanticModel) -> bool:
+    """Inside an input function a per-replica API calls with an ``InputContext``:
+    ``distribute_datasets_from_function`` (the model knows those), or Keras's
+    ``DatasetCreator(dataset_fn)`` for ``fit`` under ParameterServerStrategy."""
+    return model.runs_per_replica(site) or _handed(site.unit, model, "dataset creators", _DATASET_CREATOR, set())
+
+
+_DATASET_CREATOR = "DatasetCreator"
+
+
+def _handed_functions(model: SemanticModel, key: str, callee: str) -> set[str]:
+    """The names of the file's functions given as first argument to a call of ``callee``."""
+    names = model.cache.get(key)
+    if names is None:
+        names = model.cache[key] = {
+            site.node.args[0].id
+            for unit in model.units for site in unit.calls
+            if site.node.args and isinstance(site.node.args[0], ast.Name)
+            and any(q.rsplit(".", 1)[-1] == callee for q in site.qualified)
+        }
+    return names
+
+
+def _handed(unit: Unit | None, model: SemanticModel, key: str, callee: str, seen: set[int]) -> bool:
+    names = _handed_functions(model, key, callee)
+    while unit is not None and not unit.is_module:
+        if unit.name in names:
+            return True
+        if id(unit) not in seen and unit.callers:
+            seen.add(id(unit))
+            if all(_handed(caller.unit, model, key, callee, seen) for caller in unit.callers):
+                return True
+        unit = unit.parent
+    return False
+
+
+def _per_worker_functions(model: SemanticModel) -> set[str]:
+    names = model.cache.get("per-worker functions")
+    if names is None:
+        names = model.cache["per-worker functions"] = {
+            arg.id
+            for unit in model.units for site in unit.calls if site.method == "create_per_worker_dataset"
+            for arg in [*site.node.args[:1], *(k.value for k in site.node.keywords if k.arg == "dataset_fn")]
+            if isinstance(arg, ast.Name)
+        }
+    return names
+
+
+def _per_worker(unit: Unit | None, model: SemanticModel, seen: set[int]) -> bool:
+    """A function given to ``create_per_worker_dataset`` (for training or for
+    evaluation), a lambda given to it, or a helper only such functions call:
+    its batch is one worker's."""
+    names = _per_worker_functions(model)
+    while unit is not None and not unit.is_module:
+        if unit.name in names:
+            return True
+        if unit.is_lambda:
+            node = unit.node
+            if any(site.method == "create_per_worker_dataset" and node in site.node.args
+                   for site in (unit.parent.calls if unit.parent is not None else ())):
+                return True
+        if id(unit) not in seen and unit.callers:
+            seen.add(id(unit))
+            if all(_per_worker(caller.unit, model, seen) for caller in unit.callers):
+                return True
+        unit = unit.parent
+    return False
 
 
 def _for_unreplicated_model(site: CallSite, model: SemanticModel) -> bool:
@@ -144,85 +240,94 @@ def _for_unreplicated_model(site: CallSite, model: SemanticModel) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class ConstantSize:
+    """A constant that sets a batch: the node to report, its value, and the
+    expression that holds it as seen from ``unit`` (where it is written)."""
+
+    report: ast.AST
+    value: Value
+    expression: ast.expr | None = None
+    unit: Unit | None = None
+    order: int | None = None
+
+
 def constant_sizes(found: BatchSize, site: CallSite, unit: Unit,
-                   model: SemanticModel) -> Iterator[tuple[ast.AST, Value]]:
-    """Each constant that sets this batch: (node to report, value)."""
+                   model: SemanticModel) -> Iterator[ConstantSize]:
+    """Each constant that sets this batch."""
     expression = found.expression
     if expression is None:
-        yield found.report, Value(Kind.CONSTANT, api.KERAS_DEFAULT_BATCH_SIZE)
+        yield ConstantSize(found.report, Value(Kind.CONSTANT, api.KERAS_DEFAULT_BATCH_SIZE))
         return
     if isinstance(expression, (ast.List, ast.Tuple)):  # bucket_batch_sizes=[64, 64, 32]
         values = [value_of(e, unit, model, order=site.order) for e in expression.elts]
         if values and all(v.kind is Kind.CONSTANT for v in values):
-            yield found.report, Value(Kind.CONSTANT)
+            yield ConstantSize(found.report, Value(Kind.CONSTANT))
         return
     value = value_of(expression, unit, model, order=site.order)
     if value.kind is Kind.CONSTANT:
-        yield found.report, value
+        yield ConstantSize(found.report, value, expression, unit, site.order)
     elif isinstance(expression, ast.Name) and expression.id in unit.params:
         # make_dataset(x, 32): judged by the values that reach the parameter,
         # each reported where it is written.
         for origin in parameter_origins(expression.id, unit, model):
             if origin.value.kind is Kind.CONSTANT:
                 # A literal at a call site is reported there; a default, at the batch.
-                yield (found.report if origin.unit is unit else origin.node), origin.value
+                at_call = origin.unit is not unit
+                home = origin.unit if at_call else (unit.parent or model.module)
+                yield ConstantSize(found.report if not at_call else origin.node, origin.value,
+                                   origin.node, home)  # type: ignore[arg-type]
 
 
-# Names that say which batch they hold.
-_SAYS_PER_REPLICA = re.compile(r"(?i)per_?replica|per_?(?:gpu|device|core|tpu|worker)|replica_batch|batch_per")
-_SAYS_GLOBAL = re.compile(r"(?i)global")
-_MAX_DEPTH = 8
+# In MG201's message for a product of fixed numbers: the fixer reads it and does
+# not multiply such a batch by the replicas a second time.
+FIXED_FACTOR = "in place of the fixed"
 
 
-def _names_behind(node: ast.AST, unit: Unit, model: SemanticModel, depth: int = 0) -> Iterator[ast.AST]:
-    """``node`` and, through the last binding of each name it reads, the expressions behind it."""
-    yield node
-    if depth > _MAX_DEPTH:
-        return
-    # cfg["GLOBAL"] says what that entry holds, not its siblings ({"PER": 256 // n, "GLOBAL": 256}).
-    entries: set[int] = set()
-    for inner in walk(node):
-        if isinstance(inner, ast.Subscript) and isinstance(inner.value, ast.Name):
-            key = inner.slice.value if isinstance(inner.slice, ast.Constant) else None
-            dicts = dicts_behind(inner.value, unit, model) if isinstance(key, str) else None
-            if dicts:
-                entries.add(id(inner.value))
-                for literal, home in dicts:
-                    entry = dict_entry(literal, key)
-                    if isinstance(entry, ast.expr) and not (isinstance(entry, ast.Constant) and entry.value is None):
-                        yield from _names_behind(entry, home, model, depth + 1)
-    for inner in walk(node):
-        if isinstance(inner, ast.Name) and id(inner) not in entries:
-            scope: Unit | None = unit
-            while scope is not None and inner.id not in scope.bindings:
-                scope = scope.parent
-            if scope is not None and scope.bindings[inner.id][-1].value is not None:
-                yield from _names_behind(scope.bindings[inner.id][-1].value, scope, model, depth + 1)
+@dataclass(frozen=True)
+class FixedProduct:
+    """``GLOBAL = PER_REPLICA * 2``: a global batch multiplied by a fixed count."""
+
+    product: ast.BinOp
+    factor: ast.expr  # the smaller factor: the count the replicas should replace
+    number: int
 
 
-def _reads(nodes: list[ast.AST], pattern: re.Pattern | None = None, attribute: str | None = None) -> bool:
-    for node in nodes:
-        for inner in walk(node):
-            if pattern is not None and isinstance(inner, (ast.Name, ast.Attribute)):
-                name = inner.id if isinstance(inner, ast.Name) else inner.attr
-                if pattern.search(name):
-                    return True
-            if attribute is not None and isinstance(inner, ast.Attribute) and inner.attr == attribute:
-                return True
-    return False
-
-
-def _divides_by_replicas(nodes: list[ast.AST]) -> bool:
-    """``GLOBAL // strategy.num_replicas_in_sync``: a per-replica value."""
-    return any(
-        isinstance(inner, ast.BinOp) and isinstance(inner.op, (ast.Div, ast.FloorDiv))
-        and _reads([inner.right], attribute="num_replicas_in_sync")
-        for node in nodes
-        for inner in walk(node)
-    )
+def fixed_product(size: ConstantSize, model: SemanticModel) -> FixedProduct | None:
+    """The product of two fixed numbers this constant is, through the names it is bound to."""
+    node: ast.AST | None = size.expression
+    unit = size.unit
+    order = size.order
+    for _ in range(_MAX_DEPTH):
+        if node is None or unit is None:
+            return None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            left = value_of(node.left, unit, model)
+            right = value_of(node.right, unit, model)
+            if left.kind is Kind.CONSTANT and right.kind is Kind.CONSTANT and None not in (left.number, right.number):
+                if left.number == right.number:
+                    return None
+                factor, number = (node.left, left.number) if left.number < right.number else (node.right, right.number)
+                return FixedProduct(node, factor, number)  # type: ignore[arg-type]
+            return None
+        if not isinstance(node, ast.Name):
+            return None
+        scope: Unit | None = unit
+        while scope is not None and node.id not in scope.bindings:
+            scope = scope.parent
+        if scope is None or node.id in scope.params:
+            return None
+        bindings = scope.bindings[node.id]
+        if scope is unit and order is not None:
+            bindings = [b for b in bindings if b.order < order] or bindings
+        if bindings[-1].value is None:
+            return None
+        node, unit, order = bindings[-1].value, scope, None
+    return None
 
 
 def _input_context_name(unit: Unit) -> str:
+    """How the advice spells the input context: the function's own parameter."""
     current: Unit | None = unit
     while current is not None and not current.is_module:
         for param in current.params:
@@ -230,6 +335,78 @@ def _input_context_name(unit: Unit) -> str:
                 return param
         current = current.parent
     return "input_context"
+
+
+_MAX_DEPTH = 8
+# Where a program says a value is its global batch: get_per_replica_batch_size(GLOBAL),
+# compute_average_loss(..., global_batch_size=GLOBAL).
+_GLOBAL_ARGUMENT = {"get_per_replica_batch_size": (0, "global_batch_size"),
+                    "compute_average_loss": (None, "global_batch_size")}
+
+
+def _binding_key(name: str, unit: Unit) -> tuple[int, str] | None:
+    scope: Unit | None = unit
+    while scope is not None and name not in scope.bindings and name not in scope.params:
+        scope = scope.parent
+    return (id(scope), name) if scope is not None and name in scope.bindings else None
+
+
+def _aliases(node: ast.AST, unit: Unit, depth: int = 0) -> Iterator[tuple[int, str]]:
+    """The bindings a name stands for: its own, and through ``batch_size = GLOBAL``
+    the one it copies."""
+    if not isinstance(node, ast.Name) or depth > _MAX_DEPTH:
+        return
+    key = _binding_key(node.id, unit)
+    if key is None:
+        return
+    yield key
+    scope: Unit | None = unit
+    while scope is not None and node.id not in scope.bindings:
+        scope = scope.parent
+    bindings = scope.bindings[node.id] if scope is not None else []
+    if len(bindings) == 1 and isinstance(bindings[0].value, ast.Name):
+        yield from _aliases(bindings[0].value, scope, depth + 1)  # type: ignore[arg-type]
+
+
+def _said_global(model: SemanticModel) -> set[tuple[int, str]]:
+    """The names the file itself hands on as its global batch (see ``_GLOBAL_ARGUMENT``)."""
+    found = model.cache.get("said global")
+    if found is None:
+        found = set()
+        for unit in model.units:
+            for site in unit.calls:
+                where = _GLOBAL_ARGUMENT.get(site.method or "") or next(
+                    (_GLOBAL_ARGUMENT[q.rsplit(".", 1)[-1]] for q in site.qualified
+                     if q.rsplit(".", 1)[-1] in _GLOBAL_ARGUMENT), None)
+                if where is None:
+                    continue
+                position, keyword = where
+                given = site.keyword(keyword)
+                argument = given.value if given is not None else (
+                    site.node.args[position] if position is not None and len(site.node.args) > position else None)
+                if argument is not None:
+                    found.update(_aliases(argument, unit))
+        model.cache["said global"] = found
+    return found
+
+
+def role(expression: ast.expr, site: CallSite, model: SemanticModel) -> Kind:
+    """Which batch the size's value is, from where it comes: scaled (global),
+    per replica, a constant, or unknown; a name handed to
+    ``get_per_replica_batch_size`` or ``compute_average_loss(global_batch_size=)``
+    is the file's global batch too. Names never decide."""
+    value = value_of(expression, site.unit, model, order=site.order)
+    if value.kind is Kind.REPLICAS:
+        return Kind.SCALED
+    if value.kind in (Kind.CONSTANT, Kind.UNKNOWN) and any(
+            key in _said_global(model) for key in _aliases(expression, site.unit)):
+        return Kind.SCALED if value.kind is Kind.UNKNOWN else Kind.CONSTANT
+    return value.kind
+
+
+def said_global(expression: ast.expr, site: CallSite, model: SemanticModel) -> bool:
+    """Is this size a name the file hands on as its global batch?"""
+    return any(key in _said_global(model) for key in _aliases(expression, site.unit))
 
 
 def mismatch(site: CallSite, found: BatchSize, context: Context) -> str | None:
@@ -243,14 +420,12 @@ def _mismatch(site: CallSite, found: BatchSize, context: Context) -> str | None:
     if expression is None or isinstance(expression, ast.Constant):
         return None  # a literal says nothing about which batch it means
     model = context.model
-    behind = list(_names_behind(expression, site.unit, model))
     size = context.code(expression)
-    if model.runs_per_replica(site):
-        if _reads(behind, attribute="get_per_replica_batch_size"):
-            return None
-        if _reads([expression], _SAYS_PER_REPLICA) or _divides_by_replicas(behind):
-            return None
-        if _reads(behind, attribute="num_replicas_in_sync") or _reads(behind, _SAYS_GLOBAL):
+    kind = role(expression, site, model)
+    if runs_per_replica(site, model):
+        # A global value in an input function run once per pipeline: scaled by the
+        # replicas, or the size the file hands on as its global batch.
+        if kind is Kind.SCALED or (kind is Kind.CONSTANT and said_global(expression, site, model)):
             ctx = _input_context_name(site.unit)
             return (f"`{size}` is the global batch size, but this input function runs once per input "
                     f"pipeline and each replica takes what it batches; batch with "
@@ -258,9 +433,7 @@ def _mismatch(site: CallSite, found: BatchSize, context: Context) -> str | None:
         return None
     if not judged(site, model):
         return None
-    if _reads(behind, attribute="num_replicas_in_sync") and not _divides_by_replicas(behind):
-        return None  # scaled to the global batch
-    if _reads(behind, _SAYS_PER_REPLICA) or _divides_by_replicas(behind):
+    if kind is Kind.PER_REPLICA:
         strategy = model.strategy_name
         return (f"`{size}` is a per-replica batch size, but this batch is the global batch "
                 f"`{strategy}` splits across replicas; batch with `{size} * {strategy}.num_replicas_in_sync`")

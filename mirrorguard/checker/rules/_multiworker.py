@@ -14,6 +14,7 @@ from typing import Callable, Iterator
 from mirrorguard.checker import names as api
 from mirrorguard.checker.rules.base import Context
 from mirrorguard.checker.semantic import CallSite, SemanticModel, Unit
+from mirrorguard.checker.semantic.units import Branches, argument_for, never_together, own_nodes
 
 MWMS = "MultiWorkerMirroredStrategy"
 PSS = "ParameterServerStrategy"
@@ -85,31 +86,6 @@ def text_mentions(context: Context, word: str) -> bool:
 
 # --- the nodes of one unit ---------------------------------------------------------------
 
-def own_nodes(unit: Unit) -> Iterator[ast.AST]:
-    """Every node that runs as part of ``unit`` itself: not the bodies of the
-    functions and lambdas nested in it (their own units); a class body runs here."""
-    node = unit.node
-    if isinstance(node, ast.Lambda):
-        stack: list[ast.AST] = [node.body]
-    else:
-        stack = list(getattr(node, "body", ()))
-    while stack:
-        current = stack.pop()
-        yield current
-        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            stack.extend(current.decorator_list)
-            stack.extend(d for d in (*current.args.defaults, *current.args.kw_defaults) if d is not None)
-            continue
-        if isinstance(current, ast.Lambda):
-            continue
-        for name in current._fields:
-            value = getattr(current, name, None)
-            if isinstance(value, ast.AST):
-                stack.append(value)
-            elif isinstance(value, list):
-                stack.extend(item for item in value if isinstance(item, ast.AST))
-
-
 def position(node: ast.AST) -> tuple[int, int]:
     return getattr(node, "lineno", 0), getattr(node, "col_offset", 0)
 
@@ -119,25 +95,6 @@ def site_of(unit: Unit, node: ast.Call) -> CallSite | None:
         if site.node is node:
             return site
     return None
-
-
-def argument_for(site: CallSite, function: Unit, param: str) -> ast.expr | None:
-    """The expression ``site`` passes for ``function``'s parameter ``param``."""
-    node = function.node
-    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        return None
-    for keyword in site.node.keywords:
-        if keyword.arg == param:
-            return keyword.value
-    names = [a.arg for a in (*node.args.posonlyargs, *node.args.args)]
-    if names and names[0] in ("self", "cls") and function.class_name:
-        names = names[1:]  # obj.method(x) and Class(x) (its __init__) pass self themselves
-    if param in names:
-        index = names.index(param)
-        args = site.node.args
-        if index < len(args) and not any(isinstance(a, ast.Starred) for a in args[: index + 1]):
-            return args[index]
-    return function.defaults.get(param)
 
 
 # --- program order -------------------------------------------------------------------------
@@ -161,21 +118,20 @@ class Step:
     event: Event
     at: ast.AST
     via: str | None
-    branches: tuple[tuple[int, int], ...] = ()
+    branches: Branches = ()
 
-    def excludes(self, other: "Step") -> bool:
+    def never_together_with(self, other: "Step") -> bool:
         """On different branches of one ``if`` (``elif``...): never both in one run."""
-        mine = dict(self.branches)
-        return any(node in mine and mine[node] != branch for node, branch in other.branches)
+        return never_together(self.branches, other.branches)
 
 
-def branch_paths(unit: Unit) -> dict[int, tuple[tuple[int, int], ...]]:
+def branch_paths(unit: Unit) -> dict[int, Branches]:
     """id(node) -> the branches it sits in, for the nodes ``unit`` runs itself."""
-    found: dict[int, tuple[tuple[int, int], ...]] = {}
+    found: dict[int, Branches] = {}
     node = unit.node
     body = [node.body] if isinstance(node, ast.Lambda) else list(getattr(node, "body", ()))
 
-    def visit(current: ast.AST, path: tuple[tuple[int, int], ...]) -> None:
+    def visit(current: ast.AST, path: Branches) -> None:
         found[id(current)] = path
         if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return
@@ -251,6 +207,25 @@ class Timeline:
                 steps = list(self._walk(unit))
                 paths = branch_paths(unit) if steps else {}
                 yield [Step(event, at, via, paths.get(id(at), ())) for event, at, via in steps]
+
+    def meetings(self, earlier: str, later: str) -> Iterator[tuple[Step, Step]]:
+        """(a ``later`` step, the first ``earlier`` step before it on its path): each
+        place where the program meets ``later`` after it already met ``earlier``,
+        once per node (a helper called twice is reported where it is first called)."""
+        reported: set[int] = set()
+        for run in self.runs():
+            before: list[Step] = []
+            for step in run:
+                if step.event.what == earlier:
+                    before.append(step)
+                    continue
+                if step.event.what != later or id(step.at) in reported:
+                    continue
+                # Not the same call (a helper doing both), not on another branch of an if.
+                first = next((b for b in before if b.at is not step.at and not b.never_together_with(step)), None)
+                if first is not None:
+                    reported.add(id(step.at))
+                    yield step, first
 
     def _walk(self, unit: Unit) -> Iterator[tuple[Event, ast.AST, str | None]]:
         for item, kind in self._items(unit):
@@ -383,7 +358,7 @@ class WorkerFlow:
                    if function in called_units(site, self.model) and function in self.model.callees(site)]
         if not callers:
             return UNKNOWN
-        return max(self.of(argument_for(site, function, name), site.unit, depth + 1) for site in callers)
+        return max(self.of(argument_for(site, function, name, or_default=True), site.unit, depth + 1) for site in callers)
 
     def _self_attribute(self, attr: str, unit: Unit, depth: int) -> Flow:
         if not unit.class_name:

@@ -20,7 +20,8 @@ def check(context: Context) -> Iterator[Report]:
             found = batching.batch_size_of(site, model)
             if found is None or not batching.unscaled_global(site, found, context):
                 continue
-            for node, value in batching.constant_sizes(found, site, unit, model):
+            for constant in batching.constant_sizes(found, site, unit, model):
+                node, value = constant.report, constant.value
                 if id(node) in seen:
                     continue
                 seen.add(id(node))
@@ -28,6 +29,17 @@ def check(context: Context) -> Iterator[Report]:
                     size = f"`{value.number}` (Keras's default)"
                 else:
                     size = f"`{value.number}`" if value.number is not None else f"`{context.code(node)}`"
+                product = batching.fixed_product(constant, model)
+                if product is not None:
+                    # Already multiplied, by a fixed count: name the number to replace,
+                    # never "multiply by the replicas" a second time.
+                    factor = context.code(product.factor)
+                    why = (f"which multiplies by a fixed `{factor}`" if factor == str(product.number)
+                           else f"and `{factor}` is a fixed `{product.number}`")
+                    yield Report(node, f"global batch size {size} is `{context.code(product.product)}`, {why}; "
+                                       f"if it counts the replicas, write `{strategy}.num_replicas_in_sync` "
+                                       f"{batching.FIXED_FACTOR} `{factor}`")
+                    continue
                 yield Report(node, f"global batch size {size} is not scaled by `{strategy}.num_replicas_in_sync`; "
                                    f"use a per-replica size times `{strategy}.num_replicas_in_sync`")
 
@@ -54,13 +66,22 @@ RULE = Rule(
     parameter) and the literal arguments or defaults that reach a
     batching helper's parameter (reported where the literal is written, a
     default at the batch). A `OneDeviceStrategy` counts too: the size stays
-    unscaled when the code moves to more replicas.
+    unscaled when the code moves to more replicas. A constant is a constant
+    whatever it is called: `per_replica_bs = 64` batched for `fit` is reported
+    here. A product of fixed numbers (`GLOBAL = PER_REPLICA * 2`, or
+    `* num_workers` with `num_workers = 2`) is reported with the number to
+    replace by `num_replicas_in_sync`; it is already multiplied, so the fix
+    leaves it to you.
 
     Not judged: per-replica batches inside an input function given to
-    `distribute_datasets_from_function` (see MG202); a batch whose dataset never
-    reaches the strategy (it only feeds a layer's `adapt()`, a host-side loop,
-    `next(iter(...))` or `Session.run`, is batched again or unbatched later, is
-    re-bound before use, or batches one window inside `flat_map`); an Estimator's
+    `distribute_datasets_from_function` or Keras's `DatasetCreator` (see MG202), and per-worker ones in a
+    function given to `create_per_worker_dataset` (training or evaluation); a
+    batch whose dataset never reaches the strategy (it only feeds a layer's
+    `adapt()`, a host-side loop, `next(iter(...))` or `Session.run`, is batched
+    again or unbatched later, also by or after a helper of the file, is re-bound
+    before use or never read, or batches one window inside `flat_map`); the
+    `fit` of the file's own (non-Keras) trainer class, which has no Keras
+    default batch; an Estimator's
     `input_fn`; the batches of a copy kept out of the strategy on purpose; the
     no-strategy branch of `if strategy: ... else: ...`.
 
@@ -93,6 +114,72 @@ RULE = Rule(
         PER_REPLICA = 64
         GLOBAL = PER_REPLICA * strategy.num_replicas_in_sync
         ds = ds.batch(GLOBAL)
+        model.fit(ds)
+        """),
+        # The name lies: it says per replica, the value is scaled to the global batch.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        BATCH_SIZE_PER_REPLICA = 64 * strategy.num_replicas_in_sync
+        ds = ds.batch(BATCH_SIZE_PER_REPLICA)
+        dist = strategy.experimental_distribute_dataset(ds)
+        """),
+        # keras-io text examples: batch to vectorize fast, then unbatch, in a helper.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        def vectorized(ds):
+            return ds.batch(1024).map(vectorize_layer)
+        train = vectorized(raw).unbatch().batch(32 * strategy.num_replicas_in_sync)
+        model.fit(train)
+        """),
+        # ... or a helper that only hands back what it is given, unbatched.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        def flatten(ds):
+            ds = ds.map(vectorize_layer)
+            return ds.unbatch()
+        chunks = raw.batch(1024)
+        train = flatten(chunks).batch(32 * strategy.num_replicas_in_sync)
+        model.fit(train)
+        """),
+        # tensorflow/docs parameter_server_training: each worker's dataset, also for evaluation.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.ParameterServerStrategy(resolver)
+        coordinator = tf.distribute.coordinator.ClusterCoordinator(strategy)
+        def eval_dataset_fn():
+            return tf.data.Dataset.from_tensor_slices(eval_data).batch(8)
+        per_worker_eval_dataset = coordinator.create_per_worker_dataset(eval_dataset_fn)
+        """),
+        # tensorflow/docs parameter_server_training, Model.fit path: Keras calls the
+        # DatasetCreator's function once per worker with an InputContext (whatever it is called).
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.ParameterServerStrategy(resolver)
+        def dataset_fn(ctx):
+            return make().shard(ctx.num_input_pipelines, ctx.input_pipeline_id).batch(64)
+        dc = tf.keras.utils.experimental.DatasetCreator(dataset_fn)
+        """),
+        # A batched dataset nothing reads.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        preview = raw.batch(8)
+        train = raw.batch(64 * strategy.num_replicas_in_sync)
+        model.fit(train)
+        """),
+        # The file's own trainer class: its fit has no Keras default batch.
+        Case("""
+        import tensorflow as tf
+        from trainers import BaseTrainer
+        strategy = tf.distribute.MirroredStrategy()
+        class Trainer(BaseTrainer):
+            def __init__(self, strategy):
+                self.strategy = strategy
+        trainer = Trainer(strategy)
+        trainer.fit(x_train, y_train)
         """),
         Case("""
         import tensorflow as tf
@@ -112,12 +199,52 @@ RULE = Rule(
         strategy = tf.distribute.MirroredStrategy()
         BATCH_SIZE = 64
         ds = ds.shuffle(100).batch(BATCH_SIZE)
+        dist = strategy.experimental_distribute_dataset(ds)
         """, lines=(4,), fixed="""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()
         BATCH_SIZE = 64
         ds = ds.shuffle(100).batch(BATCH_SIZE * strategy.num_replicas_in_sync)
+        dist = strategy.experimental_distribute_dataset(ds)
         """),
+        # The name lies: a constant called per-replica is still an unscaled global batch (not MG202).
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        per_replica_bs = 64
+        model.fit(x_train, y_train, batch_size=per_replica_bs)
+        """, lines=(4,), fixed="""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        per_replica_bs = 64
+        model.fit(x_train, y_train, batch_size=per_replica_bs * strategy.num_replicas_in_sync)
+        """),
+        # Multiplied by a fixed count: the advice names it, and the fixer leaves it (no second scaling).
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        PER_REPLICA = 64
+        GLOBAL = PER_REPLICA * 2
+        model.fit(x_train, y_train, batch_size=GLOBAL)
+        """, lines=(5,)),
+        # A helper that keeps the batch (it only maps and prefetches): still the global batch.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        def prep(ds):
+            ds = ds.map(augment)
+            return ds.prefetch(2)
+        model.fit(prep(raw.batch(64)))
+        """, lines=(6,)),
+        # tensorflow/docs multi_worker_with_keras with the worker count written in.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MultiWorkerMirroredStrategy()
+        per_worker_batch_size = 64
+        num_workers = 2
+        global_batch_size = per_worker_batch_size * num_workers
+        dist = strategy.experimental_distribute_dataset(raw.batch(global_batch_size))
+        """, lines=(6,)),
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()

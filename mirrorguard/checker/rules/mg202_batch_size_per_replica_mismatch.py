@@ -14,7 +14,7 @@ def check(context: Context) -> Iterator[Report]:
     for unit in model.units:
         for site in unit.calls:
             found = batching.batch_size_of(site, model)
-            if found is None or (id(unit) not in with_strategy and not model.runs_per_replica(site)):
+            if found is None or (id(unit) not in with_strategy and not batching.runs_per_replica(site, model)):
                 continue
             message = batching.mismatch(site, found, context)
             if message is not None:
@@ -28,14 +28,23 @@ RULE = Rule(
     check=check,
     docs="""
     ## What it does
-    Inside an input function given to `distribute_datasets_from_function`
-    (it takes an `InputContext`), flags batching with the *global* batch size
-    (a value scaled by `num_replicas_in_sync`, or a name that says global)
-    instead of `input_context.get_per_replica_batch_size(GLOBAL)`. Everywhere
-    else (`experimental_distribute_dataset`, `fit`), flags batching with a
-    *per-replica* size: a name that says per replica (`BATCH_SIZE_PER_REPLICA`,
-    `per_gpu_batch`) or a value divided by `num_replicas_in_sync`, not
-    multiplied back. MG201 is not reported again for a batch MG202 reports.
+    Inside an input function given to `distribute_datasets_from_function` or
+    Keras's `DatasetCreator` (it takes an `InputContext`), flags batching with the *global* batch size
+    instead of `input_context.get_per_replica_batch_size(GLOBAL)`: a value
+    multiplied by `num_replicas_in_sync`, or the value the file itself hands on
+    as its global batch (to `get_per_replica_batch_size(...)` or
+    `compute_average_loss(..., global_batch_size=...)`). Everywhere else
+    (`experimental_distribute_dataset`, `fit`), flags batching with a
+    *per-replica* size: a value divided by `num_replicas_in_sync` (not
+    multiplied back), one from `get_per_replica_batch_size`, or a Hugging Face
+    `TrainingArguments` per-device field (`args.per_device_train_batch_size`).
+
+    Which batch a value is comes from where the value comes from, never from
+    its name: `BATCH_SIZE_PER_REPLICA = 64` is a constant (an unscaled global
+    batch where the strategy splits it: MG201), `GLOBAL_BATCH = 256 // n` is
+    per replica. A constant inside an input function that nothing marks as
+    global is not reported. MG201 is not reported again for a batch MG202
+    reports.
 
     ## Why is this bad?
     `distribute_datasets_from_function` calls the input function once per
@@ -66,6 +75,26 @@ RULE = Rule(
     - https://www.tensorflow.org/tutorials/distribute/input#tfdistributestrategydistribute_datasets_from_function
     """,
     valid=(
+        # Names decide nothing: a constant called per-replica, batched where the strategy
+        # splits it, is an unscaled global batch (MG201), not a per-replica one.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        BATCH_SIZE_PER_REPLICA = 64
+        GLOBAL_BATCH_SIZE = BATCH_SIZE_PER_REPLICA * strategy.num_replicas_in_sync
+        ds = make().batch(BATCH_SIZE_PER_REPLICA)
+        dist_ds = strategy.experimental_distribute_dataset(ds)
+        """),
+        # tensorflow/docs parameter_server_training: a constant called global inside the input
+        # function, which nothing marks as the global batch: it may be meant per replica.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        GLOBAL_BATCH_SIZE = 64
+        def dataset_fn(input_context):
+            return make().batch(GLOBAL_BATCH_SIZE)
+        ds = strategy.distribute_datasets_from_function(dataset_fn)
+        """),
         # A sibling entry divided by the replicas says nothing about this one.
         Case("""
         import tensorflow as tf
@@ -100,13 +129,35 @@ RULE = Rule(
             return make().batch(GLOBAL_BATCH_SIZE)
         ds = strategy.distribute_datasets_from_function(dataset_fn)
         """, lines=(5,)),
+        # The name lies: it says global, the value is divided by the replicas.
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()
-        BATCH_SIZE_PER_REPLICA = 64
-        GLOBAL_BATCH_SIZE = BATCH_SIZE_PER_REPLICA * strategy.num_replicas_in_sync
-        ds = make().batch(BATCH_SIZE_PER_REPLICA)
+        GLOBAL_BATCH = 256 // strategy.num_replicas_in_sync
+        ds = make().batch(GLOBAL_BATCH)
         dist_ds = strategy.experimental_distribute_dataset(ds)
+        """, lines=(4,)),
+        # The name lies the other way: "per replica", scaled to the global batch, in a per-replica function.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        def dataset_fn(input_context):
+            per_replica_batch = 32 * input_context.num_replicas_in_sync
+            ds = make().shard(input_context.num_input_pipelines, input_context.input_pipeline_id)
+            return ds.batch(per_replica_batch)
+        ds = strategy.distribute_datasets_from_function(dataset_fn)
+        """, lines=(6,)),
+        # A constant the file hands on as its global batch (the loss's global_batch_size), batched per replica.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        BATCH = 512
+        def dataset_fn(input_context):
+            return make().batch(BATCH)
+        ds = strategy.distribute_datasets_from_function(dataset_fn)
+        def step(x, y):
+            per_example = loss_object(y, model(x))
+            return tf.nn.compute_average_loss(per_example, global_batch_size=BATCH)
         """, lines=(5,)),
     ),
 )

@@ -8,6 +8,7 @@ from typing import Iterator
 from mirrorguard.checker.rules import _multiworker as mw
 from mirrorguard.checker.rules.base import Case, Context, Report, Rule
 from mirrorguard.checker.semantic import SemanticModel, Unit
+from mirrorguard.checker.semantic.units import own_nodes
 
 # What starts other processes: a program that does sets TF_CONFIG for them.
 _LAUNCHERS = ("subprocess.", "multiprocessing.", "os.system", "os.popen", "os.spawn", "os.exec", "os.fork",
@@ -31,7 +32,7 @@ def _writes(unit: Unit, model: SemanticModel) -> list[ast.AST]:
                     keys += [mw.constant_string(k) for k in arg.keys]
             if mw.TF_CONFIG in keys:
                 found.append(node)
-    for node in mw.own_nodes(unit):
+    for node in own_nodes(unit):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
             node, (ast.AnnAssign, ast.AugAssign)) else []
         for target in targets:
@@ -83,7 +84,7 @@ def _launches_workers(context: Context, writes: list[ast.AST]) -> bool:
         for site in unit.calls:
             if any(q.startswith(_LAUNCHERS) for q in site.qualified):
                 return True
-        for node in mw.own_nodes(unit):
+        for node in own_nodes(unit):
             if isinstance(node, (ast.For, ast.While)) and any(
                     node.lineno <= w.lineno <= (node.end_lineno or node.lineno) for w in writes):
                 return True
@@ -103,23 +104,13 @@ def check(context: Context) -> Iterator[Report]:
         return ([mw.Event("read", node, unit) for node in _reads(unit, model)]
                 + [mw.Event("write", node, unit) for node in writes_by_unit[id(unit)]])
 
-    reported: set[int] = set()
-    for run in mw.Timeline(model, events).runs():
-        strategies: list[mw.Step] = []
-        for step in run:
-            if step.event.what == "read":
-                strategies.append(step)
-                continue
-            # The first strategy on this write's path through the unit (not in another branch).
-            strategy = next((s for s in strategies if s.at is not step.at and not s.excludes(step)), None)
-            if strategy is not None and id(step.at) not in reported:
-                reported.add(id(step.at))
-                where = f"`{step.via}()` sets `TF_CONFIG`" if step.via else "`TF_CONFIG` is set"
-                yield Report(step.at, (
-                    f"{where} after `{context.callee(strategy.event.node)}` (line {strategy.event.node.lineno}) "
-                    "read it, so the "
-                    "strategy trains this worker alone; set `TF_CONFIG` before creating the strategy"
-                ))
+    for step, strategy in mw.Timeline(model, events).meetings("read", "write"):
+        where = f"`{step.via}()` sets `TF_CONFIG`" if step.via else "`TF_CONFIG` is set"
+        yield Report(step.at, (
+            f"{where} after `{context.callee(strategy.event.node)}` (line {strategy.event.node.lineno}) "
+            "read it, so the "
+            "strategy trains this worker alone; set `TF_CONFIG` before creating the strategy"
+        ))
 
 
 RULE = Rule(

@@ -9,6 +9,7 @@ from typing import Iterator
 from mirrorguard.checker.rules import _multiworker as mw
 from mirrorguard.checker.rules.base import Case, Context, Report, Rule
 from mirrorguard.checker.semantic import CallSite, SemanticModel, Unit
+from mirrorguard.checker.semantic.units import argument_for
 
 _MODEL_SAVES = frozenset({"save", "save_weights"})
 _CHECKPOINT_SAVES = frozenset({"save", "write"})
@@ -68,7 +69,7 @@ def _is_model(name: str, unit: Unit, context: Context, depth: int = 0) -> bool:
     for other in context.model.units:
         for site in other.calls:
             if unit in context.model.callees(site):
-                argument = mw.argument_for(site, unit, name)
+                argument = argument_for(site, unit, name, or_default=True)
                 if isinstance(argument, ast.Name) and _is_model(argument.id, other, context, depth + 1):
                     return True
     return False

@@ -9,6 +9,7 @@ from mirrorguard.checker import names as api
 from mirrorguard.checker.rules import _multiworker as mw
 from mirrorguard.checker.rules.base import Case, Context, Report, Rule
 from mirrorguard.checker.semantic import CallSite, Unit
+from mirrorguard.checker.semantic.units import own_nodes
 
 # TensorFlow calls that leave the runtime uninitialised (measured with TensorFlow 2.21:
 # the eager context has no handle after them): configuration, seeds, definitions.
@@ -68,7 +69,7 @@ def _removes_tf_config(context: Context) -> bool:
             if "os.environ.pop" in site.qualified and site.node.args and \
                     mw.constant_string(site.node.args[0]) == mw.TF_CONFIG:
                 return True
-        for node in mw.own_nodes(unit):
+        for node in own_nodes(unit):
             if isinstance(node, ast.Delete) and any(
                     isinstance(t, ast.Subscript) and "os.environ" in model.qualify(t.value)
                     and mw.constant_string(t.slice) == mw.TF_CONFIG for t in node.targets):
@@ -90,26 +91,16 @@ def check(context: Context) -> Iterator[Report]:
                 found.append(mw.Event("op", site.node, unit))
         return found
 
-    reported: set[int] = set()
-    for run in mw.Timeline(model, events).runs():
-        ops: list[mw.Step] = []
-        for step in run:
-            if step.event.what == "op":
-                ops.append(step)
-                continue
-            # The first op on this strategy's path through the unit (not in another branch).
-            first_op = next((o for o in ops if o.at is not step.at and not o.excludes(step)), None)
-            if first_op is not None and id(step.at) not in reported:
-                reported.add(id(step.at))
-                op = first_op.event.node
-                what = f"`{step.via}()` creates `MultiWorkerMirroredStrategy`" if step.via else \
-                    f"`{context.callee(step.event.node)}` is created"
-                ran = f"`{first_op.via}()`" if first_op.via else f"`{context.callee(op)}`"
-                yield Report(step.at, (
-                    f"{what} after {ran} (line {op.lineno}) started TensorFlow, and multi-worker training then "
-                    "fails with \"Collective ops must be configured at program startup\"; create the strategy "
-                    "first, before any tensor, dataset or model"
-                ))
+    for step, first_op in mw.Timeline(model, events).meetings("op", "strategy"):
+        op = first_op.event.node
+        what = f"`{step.via}()` creates `MultiWorkerMirroredStrategy`" if step.via else \
+            f"`{context.callee(step.event.node)}` is created"
+        ran = f"`{first_op.via}()`" if first_op.via else f"`{context.callee(op)}`"
+        yield Report(step.at, (
+            f"{what} after {ran} (line {op.lineno}) started TensorFlow, and multi-worker training then "
+            "fails with \"Collective ops must be configured at program startup\"; create the strategy "
+            "first, before any tensor, dataset or model"
+        ))
 
 
 RULE = Rule(

@@ -8,6 +8,7 @@ from typing import Iterator
 from mirrorguard.checker.rules import _multiworker as mw
 from mirrorguard.checker.rules.base import Case, Context, Report, Rule
 from mirrorguard.checker.semantic import CallSite, Unit
+from mirrorguard.checker.semantic.units import own_nodes
 
 _IN_MEMORY = frozenset({"tensorflow.data.Dataset.from_tensor_slices", "tensorflow.data.Dataset.from_tensors"})
 # A pipeline that shards itself, sets its own policy, or reads files (which AUTO shards by file).
@@ -61,7 +62,7 @@ def _source(node: ast.AST | None, unit: Unit, context: Context, depth: int = 0) 
 
 
 def _returned(function: Unit, context: Context, depth: int) -> str:
-    results = {_source(node.value, function, context, depth) for node in mw.own_nodes(function)
+    results = {_source(node.value, function, context, depth) for node in own_nodes(function)
                if isinstance(node, ast.Return) and node.value is not None}
     if HANDLED in results:
         return HANDLED

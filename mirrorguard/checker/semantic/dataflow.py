@@ -15,7 +15,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from mirrorguard.checker import names as api
-from mirrorguard.checker.semantic.units import CallSite
+from mirrorguard.checker.semantic.units import END_OF_UNIT, BindingKind, CallSite, argument_for, walk
 
 if TYPE_CHECKING:
     from mirrorguard.checker.semantic.model import SemanticModel
@@ -28,7 +28,117 @@ def batch_reaches_strategy(site: CallSite, model: SemanticModel) -> bool:
     if site.is_inside(lambda outer: any(q.startswith(LIBRARY_SINKS) for q in outer.qualified)):
         return False  # tfrs.metrics.FactorizedTopK(candidates=movies.batch(128)...): an index the library scans
     end = chain_end(site)
-    return not (len(end.targets) == 1 and only_feeds_elsewhere(end.targets[0], end, model, 0))
+    if len(end.targets) == 1 and only_feeds_elsewhere(end.targets[0], end, model, 0):
+        return False
+    outer = end.inside_call
+    if outer is not None and _helper_unbatches(outer, end.node, model):
+        return False  # flatten(raw.batch(1024).map(f)), where flatten returns ds.unbatch()
+    return not _returned_to_rebatching(end, model)
+
+
+def _helper_unbatches(call: CallSite, argument: ast.AST, model: SemanticModel) -> bool:
+    """Is ``argument`` handed to a function of the file that only hands it back
+    unbatched (or batched again): ``def flatten(ds): return ds.map(f).unbatch()``?"""
+    for function in model.callees(call):
+        node = getattr(function, "node", None)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        params = [a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)]
+        for param in params:
+            if argument_for(call, function, param) is argument:  # type: ignore[arg-type]
+                return _returns_param_rebatched(function, param)  # type: ignore[arg-type]
+    return False
+
+
+def _returns_param_rebatched(function, param: str) -> bool:
+    """Every value ``function`` returns is ``param`` through a chain that unbatches
+    or batches it again (following names bound once in the function)."""
+    returns = [n.value for n in walk(function.node) if isinstance(n, ast.Return) and n.value is not None]
+    if not returns:
+        return False
+    for value in returns:
+        methods: set[str] = set()
+        node: ast.AST = value
+        limit = END_OF_UNIT  # a name read here means its last binding before this order
+        for _ in range(8):
+            while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                methods.add(node.func.attr)
+                node = node.func.value
+            if not isinstance(node, ast.Name):
+                return False
+            bindings = [b for b in function.bindings.get(node.id, ()) if b.order < limit]
+            if not bindings:
+                return False
+            binding = bindings[-1]
+            if binding.kind is BindingKind.PARAMETER:
+                if node.id != param:
+                    return False
+                break
+            if binding.kind is not BindingKind.ASSIGNMENT or binding.value is None or len(
+                    [b for b in bindings if b.kind is not BindingKind.PARAMETER]) > 1 and binding.branches:
+                return False
+            # ds = ds.map(f): follow the binding back to what it was made from
+            node, limit = binding.value, binding.order
+        else:
+            return False
+        if not (UNBATCHING & methods or api.BATCH_METHODS & methods):
+            return False
+    return True
+
+
+# Methods after which a batch no longer holds: ds.batch(1024).map(vectorize).unbatch().
+UNBATCHING = frozenset({"unbatch", "rebatch"})
+
+
+def _returned_to_rebatching(end: CallSite, model: SemanticModel, depth: int = 0) -> bool:
+    """``def vectorized(ds): return ds.batch(1024).map(f)`` whose every caller
+    unbatches or batches again what it returns (``vectorized(raw).unbatch()``,
+    ``tmp = vectorized(raw)`` then only ``tmp.unbatch()``): the helper's batch
+    never reaches the strategy."""
+    unit = end.unit
+    if unit.is_module or not unit.callers or depth > 3 or not _returns(unit, end):
+        return False
+    for caller in unit.callers:
+        above = _methods_above(caller)
+        if UNBATCHING.intersection(above) or api.BATCH_METHODS.intersection(above):
+            continue
+        outer = chain_end(caller)
+        if len(outer.targets) == 1 and only_feeds_elsewhere(outer.targets[0], outer, model, 0):
+            continue
+        if _returned_to_rebatching(outer, model, depth + 1):
+            continue
+        return False
+    return True
+
+
+def _methods_above(site: CallSite) -> set[str]:
+    """The methods called on the result of ``site`` along its chain: ``unbatch``
+    and ``batch`` for ``helper(raw)`` in ``helper(raw).unbatch().batch(G)``."""
+    found = set(site.chained)
+    current = site
+    while current.inside_call is not None and _in_receiver_chain(current.inside_call.node, current.node):
+        current = current.inside_call
+        if current.method is not None:
+            found.add(current.method)
+    return found
+
+
+def _returns(unit, end: CallSite) -> bool:
+    """Does ``unit`` return what ``end`` makes, directly or through the one name it is bound to?"""
+    node = unit.node
+    if isinstance(node, ast.Lambda):
+        return node.body is end.node
+    names = set(end.targets) if len(end.targets) == 1 else set()
+    pending = list(getattr(node, "body", ()))
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, ast.Return) and statement.value is not None:
+            value = statement.value
+            if value is end.node or (isinstance(value, ast.Name) and value.id in names):
+                return True
+        elif not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            pending.extend(ast.iter_child_nodes(statement))
+    return False
 
 
 # Libraries that take a dataset to scan it themselves, not to train on it.
@@ -83,14 +193,19 @@ def only_feeds_elsewhere(name: str, site: CallSite, model: SemanticModel, depth:
             uses += 1
             chain = [c for c in unit.calls_on(name)
                      if c.chain_root == name and (c is other or c.is_inside(lambda o: o is other))]
-            if other.chain_root == name and any(c.method in api.BATCH_METHODS for c in chain):
-                continue  # batched again on the way
+            if other.chain_root == name and any(c.method in api.BATCH_METHODS or c.method in UNBATCHING
+                                                for c in chain):
+                continue  # batched again (or unbatched) on the way
             if other.method == "adapt" or other.is_inside(lambda outer: outer.method == "adapt"):
                 continue
             if other.chain_root == name and other.iterated:
                 continue
             if _host_side(other, name, model):
                 continue
+            if other.chain_root != name and any(isinstance(a, ast.Name) and a.id == name for a in other.node.args) and (
+                    _helper_unbatches(other, next(a for a in other.node.args
+                                                  if isinstance(a, ast.Name) and a.id == name), model)):
+                continue  # flatten(chunks): a helper of the file unbatches it
             # dataset = chunks.map(split): follow the new name.
             final = _end_of_chain(other, unit) if other.chain_root == name else None
             if final is not None and len(final.targets) == 1 and only_feeds_elsewhere(
@@ -99,9 +214,11 @@ def only_feeds_elsewhere(name: str, site: CallSite, model: SemanticModel, depth:
                 continue
             return False
     if not reads:
-        # Re-bound before anything reads it: it reaches nothing. Left unused to
-        # the end, it is still the global batch the script means.
-        return not window.open_ended
+        # Re-bound before anything reads it: it reaches nothing. Never read in a
+        # file that hands other data to the strategy: not its input either. Left
+        # unused where the file feeds nothing to a strategy (a data module another
+        # file imports, a fragment), it is still the global batch the code means.
+        return not window.open_ended or _feeds_strategy(model)
     return reads <= uses
 
 
@@ -128,6 +245,24 @@ def _host_side(site: CallSite, name: str, model: SemanticModel) -> bool:
 STRATEGY_SINKS = frozenset({
     "experimental_distribute_dataset", "distribute_datasets_from_function", "create_per_worker_dataset",
     "fit", "evaluate", "predict", "run", "search",
+})
+
+
+def _feeds_strategy(model: SemanticModel) -> bool:
+    """Does the file hand some input to a strategy: a ``fit``/``evaluate`` or a
+    distributed dataset, with an argument?"""
+    found = model.cache.get("feeds strategy")
+    if found is None:
+        found = model.cache["feeds strategy"] = any(
+            site.method in _INPUT_SINKS and (site.node.args or site.node.keywords)
+            for unit in model.units for site in unit.calls
+        )
+    return found
+
+
+_INPUT_SINKS = frozenset({
+    "experimental_distribute_dataset", "distribute_datasets_from_function", "create_per_worker_dataset",
+    "fit", "evaluate",
 })
 
 

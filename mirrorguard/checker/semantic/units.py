@@ -19,6 +19,15 @@ from typing import Iterator, NamedTuple
 END_OF_UNIT = 1 << 62
 
 
+def _push_children(stack: list[ast.AST], node: ast.AST) -> None:
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            stack.append(value)
+        elif isinstance(value, list):
+            stack.extend(item for item in value if isinstance(item, ast.AST))
+
+
 def walk(node: ast.AST) -> Iterator[ast.AST]:
     """Every node under ``node`` (itself included), in no set order.
 
@@ -29,12 +38,34 @@ def walk(node: ast.AST) -> Iterator[ast.AST]:
     while stack:
         current = stack.pop()
         yield current
-        for name in current._fields:
-            value = getattr(current, name, None)
-            if isinstance(value, ast.AST):
-                stack.append(value)
-            elif isinstance(value, list):
-                stack.extend(item for item in value if isinstance(item, ast.AST))
+        _push_children(stack, current)
+
+
+def own_nodes(unit: Unit) -> Iterator[ast.AST]:
+    """Every node that runs as part of ``unit`` itself, in no set order: not the
+    bodies of the functions and lambdas nested in it (their own units), but their
+    decorators and defaults, which run where they are defined; a class body runs here."""
+    node = unit.node
+    stack: list[ast.AST] = [node.body] if isinstance(node, ast.Lambda) else list(getattr(node, "body", ()))
+    while stack:
+        current = stack.pop()
+        yield current
+        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            stack.extend(current.decorator_list)
+            stack.extend(d for d in (*current.args.defaults, *current.args.kw_defaults) if d is not None)
+        elif not isinstance(current, ast.Lambda):
+            _push_children(stack, current)
+
+
+# The if/else (try, match) branches a node sits in: ((id of the statement, branch index), ...).
+Branches = tuple[tuple[int, int], ...]
+
+
+def never_together(first: Branches, second: Branches) -> bool:
+    """Do the two sit on different branches of one ``if`` (``try``, ``match``), so that
+    no run of the program reaches both?"""
+    mine = dict(first)
+    return any(node in mine and mine[node] != branch for node, branch in second)
 
 
 class UnitKind(enum.Enum):
@@ -63,14 +94,13 @@ class Binding:
     order: int
     value: ast.expr | None = None  # the expression bound, when it is one expression
     # The if/else branches it sits in: ((id of the if, 0 for body or 1 for else), ...).
-    branches: tuple[tuple[int, int], ...] = ()
+    branches: Branches = ()
     # a, b = value: the position of this name in the target tuple (value is the whole right side).
     index: int | None = None
 
-    def excludes(self, other: Binding) -> bool:
+    def never_together_with(self, other: Binding) -> bool:
         """Are the two bindings on different branches of one ``if`` (never both run)?"""
-        mine = dict(self.branches)
-        return any(node in mine and mine[node] != branch for node, branch in other.branches)
+        return never_together(self.branches, other.branches)
 
 
 class Window(NamedTuple):
@@ -278,7 +308,7 @@ class Unit:
         first = bindings[index]
         # The next binding that replaces it; one on the other branch of an if does not.
         for later in bindings[index + 1:]:
-            if not later.excludes(first):
+            if not later.never_together_with(first):
                 return Window(first.order, later.order)
         return Window(first.order, END_OF_UNIT)
 
@@ -288,20 +318,21 @@ class Unit:
             self.stores[binding.name] += 1
 
 
-def argument_for(site: CallSite, function: Unit, param: str) -> ast.expr | None:
-    """The expression a call passes for ``param`` of ``function``, if it passes one."""
+def argument_for(site: CallSite, function: Unit, param: str, *, or_default: bool = False) -> ast.expr | None:
+    """The expression ``site`` passes for ``function``'s parameter ``param`` (with
+    ``or_default``, the parameter's default when the call passes nothing for it)."""
+    node = function.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        return None
     keyword = site.keyword(param)
     if keyword is not None:
         return keyword.value
-    node = function.node
-    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return None
     names = [a.arg for a in (*node.args.posonlyargs, *node.args.args)]
-    if names and names[0] in ("self", "cls") and function.class_name and site.method is not None:
-        names = names[1:]  # bound method: the receiver is the first parameter
-    if param not in names:
-        return None
-    index = names.index(param)
-    if any(isinstance(a, ast.Starred) for a in site.node.args[: index + 1]):
-        return None
-    return site.node.args[index] if index < len(site.node.args) else None
+    if names and names[0] in ("self", "cls") and function.class_name:
+        names = names[1:]  # obj.method(x) and Class(x) (its __init__) pass the receiver themselves
+    if param in names:
+        index = names.index(param)
+        args = site.node.args
+        if index < len(args) and not any(isinstance(a, ast.Starred) for a in args[: index + 1]):
+            return args[index]
+    return function.defaults.get(param) if or_default else None

@@ -2,8 +2,12 @@
 what a batch size is, and where it is written.
 
 A value is a constant (``64``, ``BATCH = 32 * 2``, ``self.batch_size = 64``),
-*scaled* by the replica count (anything that reads ``num_replicas_in_sync`` or
-``get_per_replica_batch_size``), or unknown (a configuration field, a call).
+the replica count itself (``strategy.num_replicas_in_sync``), *scaled* by it
+(multiplied: ``64 * strategy.num_replicas_in_sync``, a global batch),
+*per replica* (divided by it, ``GLOBAL // strategy.num_replicas_in_sync``, or
+``input_context.get_per_replica_batch_size(...)``), or unknown (a
+configuration field, a call). Only where a value comes from decides which it
+is; what it is called never does.
 Names resolve to the bindings before the use in straight-line code, else to
 every binding of the name. A parameter's values are those that reach it: its
 default where a call leaves it out, and the arguments at the file's call sites
@@ -23,12 +27,22 @@ if TYPE_CHECKING:
     from mirrorguard.checker.semantic.model import SemanticModel
 
 _REPLICA_ATTRIBUTES = frozenset({"num_replicas_in_sync", "get_per_replica_batch_size"})
+# Hugging Face TrainingArguments fields that are per device by that API's
+# definition (its own train_batch_size multiplies them by the replicas): an API
+# attribute, as num_replicas_in_sync is, not a name the user chose.
+_PER_DEVICE_FIELDS = frozenset({
+    "per_device_train_batch_size", "per_device_eval_batch_size", "per_gpu_train_batch_size", "per_gpu_eval_batch_size",
+})
+# Calls that hand back their first argument's number: int(G / n), tf.cast(n, tf.float32).
+_SAME_NUMBER = frozenset({"int", "round", "math.floor", "math.ceil", "tensorflow.cast", "numpy.int32", "numpy.int64"})
 _MAX_DEPTH = 12
 
 
 class Kind(enum.Enum):
     CONSTANT = "constant"
-    SCALED = "scaled"  # derived from the replica count
+    REPLICAS = "replicas"  # the replica count itself
+    SCALED = "scaled"  # multiplied by the replica count: a global batch
+    PER_REPLICA = "per replica"  # divided by the replica count, or get_per_replica_batch_size
     UNKNOWN = "unknown"
 
 
@@ -40,6 +54,10 @@ class Value:
 
 UNKNOWN = Value(Kind.UNKNOWN)
 SCALED = Value(Kind.SCALED)
+REPLICAS = Value(Kind.REPLICAS)
+PER_REPLICA = Value(Kind.PER_REPLICA)
+# Kinds that read the replica count: never a fixed number.
+FROM_REPLICAS = frozenset({Kind.REPLICAS, Kind.SCALED, Kind.PER_REPLICA})
 
 
 @dataclass(frozen=True)
@@ -66,7 +84,9 @@ def value_of(node: ast.AST | None, unit: Unit, model: SemanticModel, depth: int 
         return UNKNOWN
     if isinstance(node, ast.Attribute):
         if node.attr == "num_replicas_in_sync":
-            return SCALED
+            return REPLICAS
+        if node.attr in _PER_DEVICE_FIELDS:
+            return PER_REPLICA
         return _attribute_value(node, unit, model, depth)
     if isinstance(node, ast.BinOp):
         left = value_of(node.left, unit, model, depth + 1, order)
@@ -77,18 +97,33 @@ def value_of(node: ast.AST | None, unit: Unit, model: SemanticModel, depth: int 
     if isinstance(node, ast.Subscript):
         return _entry_value(node.value, _string_key(node.slice), None, unit, model, depth, order)
     if isinstance(node, ast.Call):
-        if mentions_replicas(node):
-            return SCALED
         func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "get_per_replica_batch_size":
+            return PER_REPLICA
+        if node.args and not isinstance(node.args[0], ast.Starred) and (
+            (isinstance(func, ast.Name) and func.id in _SAME_NUMBER and not model.qualify(func))
+            or any(q in _SAME_NUMBER for q in model.qualify(func))
+        ):
+            # int(G / strategy.num_replicas_in_sync), tf.cast(n, tf.float32): the argument's number
+            return value_of(node.args[0], unit, model, depth + 1, order)
+        if mentions_replicas(node):
+            return _replicas_inside(node)
         if (isinstance(func, ast.Attribute) and func.attr == "get" and 1 <= len(node.args) <= 2
                 and not node.keywords):
             # cfg.get("batch_size", 64): the entry, else the default
             default = node.args[1] if len(node.args) == 2 else None
             return _entry_value(func.value, _string_key(node.args[0]), default, unit, model, depth, order)
-        # int(64): a constant in disguise
-        if isinstance(node.func, ast.Name) and node.func.id == "int" and len(node.args) == 1 and not node.keywords:
-            return value_of(node.args[0], unit, model, depth + 1, order)
     return UNKNOWN
+
+
+def _replicas_inside(node: ast.AST) -> Value:
+    """A call that reads the replica count in its arguments (``max(1, G // n)``):
+    per replica when it divides by it, else scaled."""
+    for inner in walk(node):
+        if (isinstance(inner, ast.BinOp) and isinstance(inner.op, (ast.Div, ast.FloorDiv))
+                and mentions_replicas(inner.right)):
+            return PER_REPLICA
+    return SCALED
 
 
 def _attribute_value(node: ast.Attribute, unit: Unit, model: SemanticModel, depth: int) -> Value:
@@ -151,7 +186,7 @@ def _name_value(name: str, unit: Unit, model: SemanticModel, depth: int, order: 
             if last.kind is BindingKind.ASSIGNMENT:
                 # The last binding, and those on the other branches of its if/try:
                 # try: BATCH = 16 * replicas / except: BATCH = 16.
-                bindings = [b for b in before if b is last or b.excludes(last)]
+                bindings = [b for b in before if b is last or b.never_together_with(last)]
             else:
                 bindings = before
         return _merge([(b, scope) for b in bindings], model, depth)
@@ -225,8 +260,9 @@ def _entry_value(container: ast.AST, key: str | None, default: ast.AST | None, u
             values.append(value_of(default, unit, model, depth + 1, order))
         else:
             values.append(value_of(entry, home, model, depth + 1))
-    if any(v.kind is Kind.SCALED for v in values):
-        return SCALED
+    merged = _merge_kinds(values)
+    if merged is not None:
+        return merged
     if all(v.kind is Kind.CONSTANT for v in values):
         numbers = {v.number for v in values}
         return Value(Kind.CONSTANT, numbers.pop() if len(numbers) == 1 else None)
@@ -248,6 +284,25 @@ def dict_entry(literal: ast.Dict, key: str) -> ast.expr | None:
     return found
 
 
+def _merge_kinds(values: list[Value]) -> Value | None:
+    """The value of a name that may hold any of ``values``, when one of them
+    reads the replica count (else None: the caller merges the numbers).
+
+    Scaled on any path counts as scaled (``try: B = 16 * replicas`` / ``except:
+    B = 16``): a batch that may be global is not reported as unscaled. Per
+    replica only when every path is: a per-replica finding must be sure."""
+    kinds = {v.kind for v in values}
+    if not kinds & FROM_REPLICAS:
+        return None
+    if Kind.SCALED in kinds and Kind.PER_REPLICA not in kinds:
+        return SCALED
+    if kinds == {Kind.PER_REPLICA}:
+        return PER_REPLICA
+    if kinds == {Kind.REPLICAS}:
+        return REPLICAS
+    return UNKNOWN
+
+
 def _merge(bindings, model: SemanticModel, depth: int) -> Value:
     verdicts: list[tuple[bool, Value]] = []  # (augmented?, value)
     for binding, scope in bindings:
@@ -255,8 +310,9 @@ def _merge(bindings, model: SemanticModel, depth: int) -> Value:
             return UNKNOWN
         augmented = binding.kind is BindingKind.AUGMENTED
         verdicts.append((augmented, value_of(binding.value, scope, model, depth + 1)))
-    if any(v.kind is Kind.SCALED for _, v in verdicts):
-        return SCALED
+    merged = _merge_kinds([v for _, v in verdicts])
+    if merged is not None:
+        return merged
     if verdicts and all(v.kind is Kind.CONSTANT for _, v in verdicts):
         numbers = {v.number for augmented, v in verdicts if not augmented}
         has_augmented = any(augmented for augmented, _ in verdicts)
@@ -286,8 +342,9 @@ def parameter_origins(param: str, function: Unit, model: SemanticModel) -> list[
 
 
 def _combine(left: Value, right: Value, op: ast.operator) -> Value:
-    if Kind.SCALED in (left.kind, right.kind):
-        return SCALED
+    kinds = (left.kind, right.kind)
+    if any(k in FROM_REPLICAS for k in kinds):
+        return _combine_with_replicas(left.kind, right.kind, op)
     if left.kind is not Kind.CONSTANT or right.kind is not Kind.CONSTANT:
         return UNKNOWN
     a, b = left.number, right.number
@@ -305,4 +362,31 @@ def _combine(left: Value, right: Value, op: ast.operator) -> Value:
         return Value(Kind.CONSTANT, a ** b)
     if isinstance(op, ast.LShift):
         return Value(Kind.CONSTANT, a << b if 0 <= b < 64 else None)
+    return UNKNOWN
+
+
+def _combine_with_replicas(left: Kind, right: Kind, op: ast.operator) -> Value:
+    """Arithmetic where one side reads the replica count: ``PER * n`` is a
+    global batch, ``GLOBAL // n`` a per-replica one; ``GLOBAL * 4`` stays global."""
+    if isinstance(op, ast.Mult):
+        if Kind.REPLICAS in (left, right):
+            return SCALED  # anything times the replica count
+        if Kind.SCALED in (left, right) and Kind.PER_REPLICA not in (left, right):
+            return SCALED
+        if Kind.PER_REPLICA in (left, right) and Kind.SCALED not in (left, right):
+            return PER_REPLICA
+        return UNKNOWN
+    if isinstance(op, (ast.Div, ast.FloorDiv)):
+        if right is Kind.REPLICAS and left is not Kind.REPLICAS:
+            return PER_REPLICA
+        if right in (Kind.CONSTANT, Kind.UNKNOWN) and left in (Kind.SCALED, Kind.PER_REPLICA):
+            return Value(left)  # GLOBAL // 2: still global
+        return UNKNOWN
+    if isinstance(op, (ast.Add, ast.Sub)):
+        if Kind.REPLICAS in (left, right):
+            return UNKNOWN
+        kinds = {left, right} & FROM_REPLICAS
+        if len(kinds) == 1:
+            return Value(kinds.pop())
+        return UNKNOWN
     return UNKNOWN

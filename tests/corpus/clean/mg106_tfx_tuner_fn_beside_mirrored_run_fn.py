@@ -7,7 +7,8 @@ under `tf.distribute.MirroredStrategy().scope()`. The TFX Tuner component calls
 `tuner_fn` on its own; the strategy lives in `run_fn` and never reaches it. Issue 17
 part 1: "code on a path where no strategy exists is not judged: ... a tuner in a
 function that never sees the strategy of another function of the file (TFX's
-`tuner_fn` beside `run_fn`)". Formerly buggy/b10_mg106_tfx_tuner_fn_with_mirrored_run_fn.py.
+`tuner_fn` beside `run_fn`)". Formerly buggy/b10_mg106_tfx_tuner_fn_with_mirrored_run_fn.py
+(buggy/mg106_tfx_tuner_fn_with_mirrored_run_fn.py once the corpus was named by rule).
 """
 import keras_tuner
 import tensorflow as tf

@@ -1,0 +1,88 @@
+"""MG201's cases kept with the tests: SHAPES, small whole programs, each in one shape that real training
+code takes. ``# expect: MGnnn`` marks every line that must be reported, by any
+rule; every other line must stay silent (every default rule runs). The rule's own VALID/INVALID cases
+stay in its module (mirrorguard/checker/rules/); tests/checker/test_rule_cases.py runs both.
+"""
+
+SHAPES = {
+    "batch_sizes_constant_derived_and_unknown": """
+        import argparse
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        PER_REPLICA = 64
+        GLOBAL = PER_REPLICA * strategy.num_replicas_in_sync
+        HARDCODED_TPU = 16 * 8
+        args = argparse.ArgumentParser().parse_args()
+        a = ds.batch(GLOBAL)
+        b = ds.batch(PER_REPLICA)  # expect: MG201
+        c = ds.batch(HARDCODED_TPU, drop_remainder=True)  # expect: MG201
+        d = ds.batch(args.batch_size)
+        e = ds.padded_batch(32)  # expect: MG201
+        dist = [strategy.experimental_distribute_dataset(x) for x in (a, b, c, d, e)]
+        with strategy.scope():
+            model = tf.keras.Sequential()
+            model.compile(optimizer="adam", loss="mse")
+        model.fit(x, y, batch_size=PER_REPLICA)  # expect: MG201
+        model.fit(x, y, GLOBAL)
+        model.evaluate(x, y, 256)  # expect: MG201
+        model.predict(x, batch_size=256)
+    """,
+    "augmented_scaling_counts_as_derived": """
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        BATCH = 64
+        BATCH *= strategy.num_replicas_in_sync
+        ds = ds.batch(BATCH)
+    """,
+    "multi_line_chain_reports_the_batch_line": """
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        train = (
+            ds.map(parse)
+            .shuffle(1000)
+            .batch(128)  # expect: MG201
+            .prefetch(tf.data.AUTOTUNE)
+        )
+    """,
+    "per_replica_dataset_function": """
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+
+        def dataset_fn(input_context):
+            batch = input_context.get_per_replica_batch_size(256)
+            return ds.shard(input_context.num_input_pipelines, input_context.input_pipeline_id).batch(32)
+
+        dist = strategy.distribute_datasets_from_function(dataset_fn)
+        dist2 = strategy.distribute_datasets_from_function(lambda ctx: ds.batch(16))
+    """,
+    "one_device_strategy_batches_are_judged_too": """
+        import tensorflow as tf
+        strategy = tf.distribute.OneDeviceStrategy("/gpu:0")
+        ds = ds.batch(32)  # expect: MG201
+        with strategy.scope():
+            model = tf.keras.Sequential()
+    """,
+    "vectorisation_batch_undone_by_unbatch": """
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        targets = text_ds.batch(1024).map(vectorize).unbatch()
+        train = targets.batch(512)  # expect: MG201
+    """,
+    "constants_in_other_spellings": """
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        EPOCHS, BATCH_SIZE = 30, 64
+        EVAL_BATCH = 2 ** 8
+        a = ds.batch(BATCH_SIZE)  # expect: MG201
+        b = ds.batch(EVAL_BATCH)  # expect: MG201
+        c = ds.batch(int(128))  # expect: MG201
+    """,
+    "constant_rescaled_only_after_its_use": """
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        BATCH_SIZE = 64
+        train = ds.batch(BATCH_SIZE)  # expect: MG201
+        BATCH_SIZE = 16 * strategy.num_replicas_in_sync
+        val = ds.batch(BATCH_SIZE)
+    """,
+}
