@@ -20,6 +20,7 @@ the file is judged on its own only when it mentions a strategy.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Mapping
 
@@ -492,10 +493,35 @@ class SemanticModel:
             events = self._strategy_events(unit) if unit is not module else module_strategy
             if not events or not all(events):
                 continue  # a strategy made outside every branch reaches every call
+            same = self._repeated_conditions(unit)
+            events = [_canonical(event, same) for event in events]
             for site in unit.calls:
                 path = self._binder.call_branches.get(id(site))
-                if path and all(_excluded(path, event) for event in events):
+                if path and all(_excluded(_canonical(path, same), event) for event in events):
                     site.single_device = True
+
+    def _repeated_conditions(self, unit: Unit) -> dict[int, int]:
+        """``if args.gpu_num >= 2: strategy = ...`` and later ``if args.gpu_num >= 2: ...
+        else: ...`` again: ifs of one unit that test the same expression, none of whose
+        names is bound between them, take the same branch. id(if) -> id of the first such if."""
+        tests = self._binder.if_tests
+        branches = self._binder.call_branches
+        mine = {node for site in unit.calls for node, _ in branches.get(id(site), ())}
+        ifs = sorted((order, node_id, dump) for node_id, (dump, order) in tests.items() if node_id in mine)
+        first: dict[str, tuple[int, int]] = {}
+        same: dict[int, int] = {}
+        for order, node_id, dump in ifs:
+            if dump in first:
+                earlier_order, earlier_id = first[dump]
+                names = set(_names_in_dump(dump))
+                rebound = any(b.order > earlier_order and b.order < order
+                              for name, bindings in unit.bindings.items()
+                              if name.split(".")[0] in names for b in bindings)
+                if not rebound:
+                    same[node_id] = earlier_id
+                    continue
+            first[dump] = (order, node_id)
+        return same
 
     def _strategy_events(self, unit: Unit) -> list[tuple[tuple[int, int], ...]]:
         """The branch paths of the points where ``unit`` makes or binds a strategy."""
@@ -819,6 +845,15 @@ def _calls_super_init(node: ast.Call) -> bool:
     value = func.value
     return (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "super") or (
         isinstance(value, (ast.Name, ast.Attribute)))
+
+
+def _canonical(path: tuple[tuple[int, int], ...], same: dict[int, int]) -> tuple[tuple[int, int], ...]:
+    return tuple((same.get(node, node), branch) for node, branch in path)
+
+
+def _names_in_dump(dump: str) -> list[str]:
+    """The names an ``ast.dump`` of an expression reads: ``Name(id='args', ...)``."""
+    return re.findall(r"Name\(id='([^']+)'", dump)
 
 
 def _excluded(path: tuple[tuple[int, int], ...], other: tuple[tuple[int, int], ...]) -> bool:
