@@ -101,7 +101,7 @@ ESTIMATOR_DISTRIBUTION = frozenset(
 # Checkpointing, exporting or drawing a model neither trains it nor hands it on.
 CHECKPOINTS = frozenset(
     {"tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager", "tensorflow.saved_model.save",
-     "keras.utils.plot_model"}
+     "keras.utils.plot_model", "keras.models.save_model", "keras.saving.save_model"}
 )
 
 

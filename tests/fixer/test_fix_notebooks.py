@@ -194,8 +194,8 @@ def test_magics_come_back_exactly_and_are_not_swallowed(tmp_path, capsys):
         "%pip install -q tensorflow\n!nvidia-smi\n" + IMPORTS,
         f"{STRATEGY}\n%time x = 1\n{MODEL}\n!ls -l \\\n   /tmp\n{COMPILE}",
         "%%bash\necho $HOME",
-        "%%time\nmodel3 = tf.keras.Sequential()",
-        "%time model2 = tf.keras.Sequential()",
+        "%%time\nmodel3 = tf.keras.Sequential()\nmodel3.fit(x)",
+        "%time model2 = tf.keras.Sequential()\nmodel2.fit(x)",  # used: a copy never used is no finding
         "files = !ls\ntf.keras?\n",
     ))
     assert main(["fix", str(path)]) == 1
@@ -204,8 +204,8 @@ def test_magics_come_back_exactly_and_are_not_swallowed(tmp_path, capsys):
         f"{STRATEGY}\n%time x = 1\nwith strategy.scope():\n    {MODEL}\n!ls -l \\\n   /tmp\n"
         f"with strategy.scope():\n    {COMPILE}",  # a block on each side of the shell escape
         "%%bash\necho $HOME",
-        "%%time\nwith strategy.scope():\n    model3 = tf.keras.Sequential()",
-        "%time model2 = tf.keras.Sequential()",
+        "%%time\nwith strategy.scope():\n    model3 = tf.keras.Sequential()\nmodel3.fit(x)",
+        "%time model2 = tf.keras.Sequential()\nmodel2.fit(x)",
         "files = !ls\ntf.keras?\n",
     ]
     out = capsys.readouterr().out

@@ -91,8 +91,9 @@ def test_noqa_works_inside_a_cell():
 
 def test_unused_noqa_in_a_cell_is_mg001_in_that_cell():
     data = notebook(STRATEGY, "with strategy.scope():\n    model = tf.keras.Sequential()  # noqa: MG101\n",
-                    "model2 = tf.keras.Sequential()  # noqa: MG101\n")
-    # The first comment silences nothing (the model is made in the scope); the second silences MG101.
+                    "model2 = tf.keras.Sequential()  # noqa: MG101\nmodel2.fit(x)\n")
+    # The first comment silences nothing (the model is made in the scope); the second silences MG101
+    # (model2 is trained: a copy never used would be no finding, issue 17).
     assert found(data) == {(2, 2, 36, "MG001")}
 
 

@@ -173,8 +173,5 @@ for step in range(2):
 # What the checker (main e9b5bba) reports on each case it still gets wrong: asserted as is by
 # tests/checker/test_rule_cases.py (test_red_team_case), so a fix that changes the output shows up as a failing test.
 KNOWN_WRONG = {
-    'fp_metric_added_to_step_dict_for_host_eval': {(15, 'MG103')},
-    'fp_tuner_best_model_built_only_to_save': {(22, 'MG101')},
     'fp_multi_worker_strategy_after_context_reset': {(14, 'MG403')},
-    'fn_variable_through_tf_function_parameter_to_run_args': set(),
 }

@@ -143,8 +143,6 @@ def train_step(x, y):
 }
 
 KNOWN_WRONG = {
-    'fp_compile_in_else_of_repeated_strategy_condition': {(26, 'MG102')},
-    'fp_helper_compiling_called_in_no_strategy_else': {(23, 'MG101'), (23, 'MG102')},
     'fp_mean_loss_with_gradients_mean_all_reduced_by_hand': {(18, 'MG301')},
     'fn_optimizer_outside_scope_applied_in_plain_tf_function': set(),
 }

@@ -235,7 +235,7 @@ def _for_unreplicated_model(site: CallSite, model: SemanticModel) -> bool:
     call: CallSite | None = site
     while call is not None:
         if call.method in dataflow.STRATEGY_SINKS and call.receiver is not None:
-            return (id(call.unit), call.receiver) in unreplicated
+            return model.holds_unreplicated(call.unit, call.receiver, call.order)
         call = call.inside_call
     return False
 

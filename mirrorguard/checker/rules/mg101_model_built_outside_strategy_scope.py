@@ -73,9 +73,13 @@ EFFECT = Effect("MG101", builds_model, makes_model=True, works_on_model=True)
 
 
 def check(context: Context) -> Iterator[Report]:
-    for exposure in context.model.unscoped(EFFECT.code):
-        if context.model.kept_unreplicated(exposure.site):
+    model = context.model
+    for exposure in model.unscoped(EFFECT.code):
+        site = exposure.site
+        if model.kept_unreplicated(site):
             continue
+        if exposure.via is None and model.constructs_in_own_scope(model.instantiated_class(site)):
+            continue  # Net(strategy) whose __init__ runs super().__init__() and its layers in the scope
         yield Report(exposure.site.node, context.outside_scope(exposure, "builds a Keras model", act="build it"))
 
 
@@ -96,16 +100,26 @@ RULE = Rule(
     defined in the file (with what their `__init__` does, such as compiling),
     and calls of the file's own functions (also through `functools.partial`)
     that build a model without entering a scope themselves (reported at the
-    call). A model built before the strategy is created counts too.
+    call). A model built before the strategy is created counts too when it is
+    used once the strategy exists; one built, compiled and trained to the end
+    before it never meets the strategy. Code on a branch that no strategy of
+    its function reaches (the `else:` of `if FLAGS.use_tpu: strategy = ...`)
+    is not judged, and an instance of the file's model class whose `__init__`
+    runs `super().__init__()` and builds its layers inside the strategy's scope
+    is built in a scope (with only the layers there, Keras 3 fails at `fit`).
 
     A `Sequential` made only of weightless preprocessing layers
     (`RandomFlip`, `RandomRotation`, `Rescaling`...) holds no variables and
     may be made outside; one with `Normalization` or another layer with
     state may not.
 
-    A model bound to a name that is only evaluated, used to predict or saved
-    (never trained, never handed on), beside a model built inside the scope,
-    is left alone: keeping an unreplicated copy for comparison is deliberate.
+    A model bound to a name that is only evaluated, used to predict, saved
+    (`keras.models.save_model(m, p)`, `m.save(p)`, also chained:
+    `tuner.hypermodel.build(hp).save(p)`), inspected (`type(m.weights[0])`)
+    or never used at all, beside a model built inside the scope or a tuner
+    given `distribution_strategy=`, is left alone: keeping an unreplicated
+    copy is deliberate. A lone model is the one the strategy was made for,
+    and is reported even before it is used.
 
     ## Why is this bad?
     The model's variables become plain variables on one device instead of
@@ -195,6 +209,78 @@ RULE = Rule(
             unreplicated = tf.keras.Sequential([tf.keras.layers.Dense(1)])
         unreplicated.evaluate(ds)
         """),
+        # Issue 17, deliberate copies beside the replicated model: one never used
+        # (SaKi1309/ML_Notebooks GAN_distributed_training: a demo Generator() only drawn),
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer="adam", loss="mse")
+        model.fit(ds)
+        demo = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        """),
+        # one built only to be saved (`keras.models.save_model(m, p)`),
+        Case("""
+        import keras
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = keras.Sequential([keras.layers.Dense(1)])
+            model.compile(optimizer="adam", loss="mse")
+        model.fit(ds)
+        export = keras.Sequential([keras.layers.Dense(1)])
+        keras.models.save_model(export, "/tmp/export.keras")
+        """),
+        # and a tuner's best model rebuilt only to be saved (ageron/handson-ml3 chapter 19),
+        # bound to a name or not: the tuner given the strategy built the trained ones.
+        Case("""
+        import keras_tuner as kt
+        import tensorflow as tf
+        tuner = kt.Hyperband(build_model, objective="val_loss", distribution_strategy=tf.distribute.MirroredStrategy())
+        tuner.search(x, y, epochs=1)
+        best_hp = tuner.get_best_hyperparameters()[0]
+        best_model = tuner.hypermodel.build(best_hp)
+        best_model.save("/tmp/best")
+        tuner.hypermodel.build(best_hp).save("/tmp/best_again")
+        """),
+        # The branch of `if FLAGS.use_tpu:` that makes no strategy runs with none (absl TPU-or-local scripts).
+        Case("""
+        import tensorflow as tf
+        def main(_):
+            if FLAGS.use_tpu:
+                resolver = tf.distribute.cluster_resolver.TPUClusterResolver(FLAGS.tpu)
+                strategy = tf.distribute.TPUStrategy(resolver)
+                with strategy.scope():
+                    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+                    model.compile(optimizer="adam", loss="mse")
+            else:
+                model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+                model.compile(optimizer="adam", loss="mse")
+            model.fit(ds)
+        """),
+        # A model class whose __init__ constructs the model (super().__init__()) and its
+        # layers inside the strategy's scope, and whose compile() enters it too.
+        Case("""
+        import keras
+        import tensorflow as tf
+        class DistributedNet(keras.Model):
+            def __init__(self, strategy):
+                with strategy.scope():
+                    super().__init__()
+                    self.strategy = strategy
+                    self.dense = keras.layers.Dense(1)
+                    self.build((None, 4))
+            def call(self, x):
+                return self.dense(x)
+            def compile(self, **kwargs):
+                with self.strategy.scope():
+                    super().compile(**kwargs)
+        strategy = tf.distribute.MirroredStrategy()
+        net = DistributedNet(strategy)
+        net.compile(optimizer="adam", loss="mse")
+        net.fit(ds)
+        """),
     ),
     invalid=(
         Case("""
@@ -227,6 +313,68 @@ RULE = Rule(
         with strategy.scope():
             model = build()
         model.fit(ds)
+        """),
+        # A copy beside the replicated model that is trained is no deliberate copy.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        copy = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        copy.fit(ds)
+        """, lines=(5,), fixed="""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            copy = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        copy.fit(ds)
+        """),
+        # After `if use_tpu: strategy = TPUStrategy(...) else: strategy = MirroredStrategy()`
+        # a strategy exists on every path.
+        Case("""
+        import tensorflow as tf
+        if use_tpu:
+            strategy = tf.distribute.TPUStrategy(resolver)
+        else:
+            strategy = tf.distribute.MirroredStrategy()
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        model.fit(ds)
+        """, lines=(6,), fixed="""
+        import tensorflow as tf
+        if use_tpu:
+            strategy = tf.distribute.TPUStrategy(resolver)
+        else:
+            strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        model.fit(ds)
+        """),
+        # Only the layers in the scope, `super().__init__()` outside: the Keras model is made
+        # outside and Keras 3 fails at fit (measured: 'Need to be inside "with strategy.scope()"').
+        Case("""
+        import keras
+        import tensorflow as tf
+        class Net(keras.Model):
+            def __init__(self, strategy):
+                super().__init__()
+                self.strategy = strategy
+                with self.strategy.scope():
+                    self.dense = keras.layers.Dense(1)
+        strategy = tf.distribute.MirroredStrategy()
+        net = Net(strategy)
+        """, lines=(10,), fixed="""
+        import keras
+        import tensorflow as tf
+        class Net(keras.Model):
+            def __init__(self, strategy):
+                super().__init__()
+                self.strategy = strategy
+                with self.strategy.scope():
+                    self.dense = keras.layers.Dense(1)
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            net = Net(strategy)
         """),
         Case("""
         import keras

@@ -45,9 +45,19 @@ def compiles_model(site: CallSite, model: SemanticModel) -> bool:
 EFFECT = Effect("MG102", compiles_model, works_on_model=True)
 
 
+def compiles_in_own_scope(site: CallSite, model: SemanticModel) -> bool:
+    """``net.compile(...)`` on an instance of the file's class whose ``compile()``
+    enters the strategy's scope itself (``self.compile(...)`` in its methods too)."""
+    receiver = site.receiver
+    if receiver is None:
+        return False
+    class_name = site.unit.class_name if receiver == "self" else model.instance_class(receiver)
+    return model.method_enters_scope(class_name, "compile")
+
+
 def compiles_unreplicated_model(site: CallSite, model: SemanticModel) -> bool:
     """A compile of a model deliberately kept out of the strategy (see MG101)."""
-    return (id(site.unit), site.receiver) in model.unreplicated_names
+    return site.receiver is not None and model.holds_unreplicated(site.unit, site.receiver, site.order)
 
 
 def check(context: Context) -> Iterator[Report]:
@@ -57,6 +67,8 @@ def check(context: Context) -> Iterator[Report]:
             if exposure.codes & _MODEL_MAKERS and context.model.kept_unreplicated(site):
                 continue  # a factory that builds and compiles a copy kept out on purpose (see MG101)
             yield Report(site.node, context.outside_scope(exposure, "calls `compile()`", act="call it"))
+        elif compiles_in_own_scope(site, context.model):
+            continue  # net.compile(...) whose class's compile() enters `self.strategy.scope()` itself
         elif not compiles_unreplicated_model(site, context.model):
             yield Report(site.node, context.outside_scope(exposure, "is called", act="compile",
                                                           subject=f"`{context.code(site.node.func)}()`"))
@@ -74,7 +86,10 @@ RULE = Rule(
     Flags `model.compile(...)` that does not run inside the strategy's scope,
     directly or through one of the file's own functions called outside a scope.
     A model kept out of the strategy on purpose (only evaluated or used to
-    predict) may be compiled outside.
+    predict) may be compiled outside, and so may a model on a branch no
+    strategy reaches (the `else:` of `if FLAGS.use_tpu: strategy = ...`). A
+    `compile()` of the file's model class that enters
+    `self.strategy.scope()` itself is inside the scope.
 
     ## Why is this bad?
     `compile()` creates the optimizer's and the metrics' variables. In Keras 3
@@ -98,6 +113,35 @@ RULE = Rule(
     ```
     """,
     valid=(
+        # Issue 17: the `else:` of `if FLAGS.use_tpu:` that makes no strategy is single-device code.
+        Case("""
+        import tensorflow as tf
+        if FLAGS.use_tpu:
+            strategy = tf.distribute.TPUStrategy(resolver)
+            with strategy.scope():
+                model = build_model()
+                model.compile(optimizer="adam", loss="mse")
+        else:
+            model = build_model()
+            model.compile(optimizer="adam", loss="mse")
+        """),
+        # The model class's compile() enters `self.strategy.scope()` itself.
+        Case("""
+        import keras
+        import tensorflow as tf
+        class Net(keras.Model):
+            def __init__(self, strategy):
+                with strategy.scope():
+                    super().__init__()
+                    self.strategy = strategy
+                    self.dense = keras.layers.Dense(1)
+            def compile(self, **kwargs):
+                with self.strategy.scope():
+                    super().compile(**kwargs)
+        strategy = tf.distribute.MirroredStrategy()
+        net = Net(strategy)
+        net.compile(optimizer="adam", loss="mse")
+        """),
         Case("""
         import re
         strategy = tf.distribute.MirroredStrategy()

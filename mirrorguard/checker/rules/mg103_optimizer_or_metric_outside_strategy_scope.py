@@ -34,7 +34,15 @@ def creates_optimizer_or_metric(site: CallSite, model: SemanticModel) -> bool:
     or another optimizer's arguments (those are judged with the outer call)."""
     if not _creates(site, model):
         return False
-    return not site.is_inside(lambda outer: _creates(outer, model) or mg102.compiles_model(outer, model))
+    return not site.is_inside(lambda outer: _creates(outer, model) or (
+        mg102.compiles_model(outer, model) and not mg102.compiles_in_own_scope(outer, model)))
+
+
+def _handed_to_own_scope_compile(site: CallSite, model: SemanticModel) -> bool:
+    """``net.compile(optimizer=Adam())`` where ``net``'s class enters the scope in
+    ``compile()``: the optimizer itself is made outside (Keras 3 then fails at
+    ``fit`` with "Mixing different tf.distribute.Strategy objects", FACTS.md)."""
+    return site.is_inside(lambda outer: mg102.compiles_in_own_scope(outer, model))
 
 
 EFFECT = Effect("MG103", creates_optimizer_or_metric)
@@ -50,12 +58,14 @@ def used_with_strategy(site: CallSite, model: SemanticModel) -> bool:
         methods = [u for u in model.units if u.class_name == site.class_body]
         if methods and _used(methods[0], tuple(f"self.{t}" for t in site.targets), -1, model, set()):
             return True
-    return _used(site.binding_unit, site.targets, site.order, model, set())
+    return _used(site.binding_unit, site.targets, site.order, model, set(), model.held_key(site))
 
 
-def _used(unit: Unit, targets, after: int, model: SemanticModel, seen: set) -> bool:
+def _used(unit: Unit, targets, after: int, model: SemanticModel, seen: set, key: str | None = None) -> bool:
     """Is the binding of ``targets`` that ``unit`` makes after walk order
-    ``after`` used with the strategy (see :func:`used_with_strategy`)?"""
+    ``after`` used with the strategy (see :func:`used_with_strategy`)? With
+    ``key``, the object is held under that key of the container ``targets``
+    names: a read of another key (``metrics["train/loss"]``) does not use it."""
     if any(target.endswith(".optimizer") for target in targets):
         return True
     for target in targets:
@@ -71,6 +81,8 @@ def _used(unit: Unit, targets, after: int, model: SemanticModel, seen: set) -> b
                 return start <= order < end if other_unit is unit else True
 
             reads = other_unit.reads_between(target, start, end) if other_unit is unit else other_unit.reads_of(target)
+            if key is not None:
+                reads = [r for r in reads if r.key is None or r.key == key]
             if not reads:
                 continue
             if any(r.in_scope for r in reads):
@@ -153,7 +165,8 @@ def check(context: Context) -> Iterator[Report]:
         site = exposure.site
         if exposure.via and exposure.codes & _MODEL_WORK:
             continue
-        if not (used_with_strategy(site, model) or (exposure.via and _helper_hands_it_on(site, model))):
+        if not (used_with_strategy(site, model) or (exposure.via and _helper_hands_it_on(site, model))
+                or _handed_to_own_scope_compile(site, model)):
             continue
         if exposure.via:
             kind = "an optimizer or metric"
@@ -178,6 +191,12 @@ RULE = Rule(
     scope, assigned to `model.optimizer`, or used in a step function run by
     `strategy.run`. It is reported where the object is created. Strings
     (`"adam"`, `"accuracy"`) and loss objects hold no variables and are fine.
+    A metric held in a dict under a key (`metrics["test/auc"] = AUC()`,
+    `metrics.update({"test/auc": AUC()})`) is used only where that key (or
+    the whole dict) is read: one added for host-side evaluation beside the
+    replica step's own keys is not reported. An evaluation `step_fn` called
+    directly is not the training `step_fn` given to `strategy.run`, whatever
+    their names.
 
     ## Why is this bad?
     Optimizers and metrics own variables (slots, iteration counters, totals).
@@ -202,6 +221,38 @@ RULE = Rule(
     ```
     """,
     valid=(
+        # Issue 17: a metric added to the step's dict under a key only host-side code reads
+        # (google/uncertainty-baselines clinc_intent/deterministic.py, "OOD metrics outside the
+        # accelerator scope for CPU eval"): the replica step reads other keys only.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+            metrics = {"train/loss": tf.keras.metrics.Mean()}
+        metrics.update({"test/auroc": tf.keras.metrics.AUC(curve="ROC")})
+        def step_fn(x):
+            metrics["train/loss"].update_state(tf.reduce_sum(model(x)))
+        strategy.run(step_fn, args=(x,))
+        def eval_step(x, labels):
+            metrics["test/auroc"].update_state(labels, model(x)[:, 1])
+        """),
+        # An evaluation `step_fn` called directly is not the training `step_fn` strategy.run runs.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+        auc = tf.keras.metrics.AUC()
+        def train_step(x):
+            def step_fn(x):
+                return model(x)
+            strategy.run(step_fn, args=(x,))
+        def test_step(x, labels):
+            def step_fn(x):
+                auc.update_state(labels, model(x)[:, 1])
+            step_fn(x)
+        """),
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()
@@ -212,6 +263,51 @@ RULE = Rule(
         """),
     ),
     invalid=(
+        # The same dict, the key read in the replica step: the metric is used per replica.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+            metrics = {"train/loss": tf.keras.metrics.Mean()}
+        metrics["train/auc"] = tf.keras.metrics.AUC()
+        def step_fn(x, y):
+            metrics["train/auc"].update_state(y, model(x)[:, 1])
+        strategy.run(step_fn, args=(x, y))
+        """, lines=(6,), fixed="""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+            metrics = {"train/loss": tf.keras.metrics.Mean()}
+            metrics["train/auc"] = tf.keras.metrics.AUC()
+        def step_fn(x, y):
+            metrics["train/auc"].update_state(y, model(x)[:, 1])
+        strategy.run(step_fn, args=(x, y))
+        """),
+        # An optimizer made outside, handed to a model class's compile() that enters the scope itself.
+        Case("""
+        import keras
+        import tensorflow as tf
+        class Net(keras.Model):
+            def compile(self, **kwargs):
+                with self.strategy.scope():
+                    super().compile(**kwargs)
+        strategy = tf.distribute.MirroredStrategy()
+        net = Net()
+        net.compile(optimizer=keras.optimizers.Adam(1e-3), loss="mse")
+        """, lines=(9,), fixed="""
+        import keras
+        import tensorflow as tf
+        class Net(keras.Model):
+            def compile(self, **kwargs):
+                with self.strategy.scope():
+                    super().compile(**kwargs)
+        strategy = tf.distribute.MirroredStrategy()
+        net = Net()
+        with strategy.scope():
+            net.compile(optimizer=keras.optimizers.Adam(1e-3), loss="mse")
+        """),
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()

@@ -41,8 +41,10 @@ RULE = Rule(
     `model_from_json`, `model_from_config` and `Model.from_config` outside
     the strategy's scope (Hugging Face `TF*.from_pretrained` constructs a
     model: that is MG101). An unreplicated
-    copy kept beside a model loaded inside the scope, and only evaluated or
-    used to predict, is left alone.
+    copy kept beside a model loaded inside the scope, and only evaluated,
+    used to predict, inspected (`type(m.weights[0])`) or never used, is left
+    alone, and so is a reload used only through its serving signature
+    (`load_model(p).signatures["serving_default"]`).
 
     ## Why is this bad?
     Loading creates the model's variables: outside the scope they are not
@@ -63,6 +65,43 @@ RULE = Rule(
     ```
     """,
     valid=(
+        # Issue 17, deliberate copies: a reload only inspected (ageron/handson-ml3 chapter 19
+        # shows that saving drops the distribution: `type(model.weights[0])`),
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer="adam", loss="mse")
+        model.fit(ds)
+        model.save("saved")
+        model = tf.keras.models.load_model("saved")
+        type(model.weights[0])
+        with strategy.scope():
+            model = tf.keras.models.load_model("saved")
+        model.fit(ds)
+        """),
+        # a SavedModel's serving signature used to predict (tensorflow/docs save_and_load),
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.models.load_model("saved")
+        model.fit(ds)
+        infer = tf.keras.models.load_model("saved").signatures["serving_default"]
+        print(infer(tf.constant([[1.0]])))
+        loaded = tf.keras.models.load_model("saved")
+        serve = loaded.signatures["serving_default"]
+        """),
+        # and a reload never used.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.models.load_model("saved")
+        model.fit(ds)
+        spare = tf.keras.models.load_model("saved")
+        """),
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()
@@ -74,6 +113,22 @@ RULE = Rule(
         """),
     ),
     invalid=(
+        # Printing an attribute of the reload is no sign it is kept out on purpose (red-team round 2).
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.models.load_model("saved")
+        copy = tf.keras.models.load_model("saved")
+        copy.fit(ds)
+        """, lines=(5,), fixed="""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.models.load_model("saved")
+            copy = tf.keras.models.load_model("saved")
+        copy.fit(ds)
+        """),
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()

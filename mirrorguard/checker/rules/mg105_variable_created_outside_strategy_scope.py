@@ -8,6 +8,7 @@ from typing import Iterator
 from mirrorguard.checker import names as api
 from mirrorguard.checker.rules.base import Case, Context, Fix, Report, Rule
 from mirrorguard.checker.semantic import CallSite, Effect, SemanticModel, Unit
+from mirrorguard.checker.semantic.units import argument_for
 
 _TRACKERS = frozenset({"tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager"})
 _REPLICA_RUN = frozenset({"run", "experimental_run_v2", "call_for_each_replica"})
@@ -27,14 +28,27 @@ _CHECKPOINT_TRACKS = "the strategy's checkpoint tracks beside its mirrored varia
 
 def _how_strategy_uses(site: CallSite, model: SemanticModel) -> str | None:
     """How the variable the call makes reaches the strategy: read in a replica
-    function or handed to ``strategy.run(args=...)``, or tracked by a checkpoint;
-    None when it does not."""
+    function or handed to ``strategy.run(args=...)`` (also through a parameter
+    of the file's own function: ``train_step(iterator, step_variable)`` that
+    runs ``strategy.run(step_fn, args=(..., step))``), or tracked by a
+    checkpoint; None when it does not."""
     tracked = site.is_inside(lambda outer: any(q in _TRACKERS for q in outer.qualified))
-    unit = site.binding_unit
-    for target in site.targets:
+    replicas, tracked_later = _reaches(site.binding_unit, site.targets, model, set())
+    if replicas:
+        return _REPLICAS_USE
+    return _CHECKPOINT_TRACKS if tracked or tracked_later else None
+
+
+def _reaches(unit: Unit, names, model: SemanticModel, seen: set) -> tuple[bool, bool]:
+    """(do the replicas use the object ``names`` hold in ``unit``, does a checkpoint track it)."""
+    tracked = False
+    for target in names:
+        if (id(unit), target) in seen:
+            continue
+        seen.add((id(unit), target))
         for other in model.units_seeing(unit, target):
             if model.is_replica_function(other) and target in other.refs:
-                return _REPLICAS_USE
+                return True, tracked
             for call in other.calls:
                 if target not in call.arg_refs:
                     continue
@@ -42,8 +56,19 @@ def _how_strategy_uses(site: CallSite, model: SemanticModel) -> str | None:
                     tracked = True
                 func = call.node.func
                 if call.method in _REPLICA_RUN and isinstance(func, ast.Attribute) and model.is_strategy(func.value):
-                    return _REPLICAS_USE
-    return _CHECKPOINT_TRACKS if tracked else None
+                    return True, tracked
+                for function in model.callees(call):
+                    # train_step(iterator, step_variable): follow it into the parameter it is bound to
+                    if not isinstance(function, Unit):
+                        continue
+                    params = [p for p in function.params
+                              if isinstance(argument_for(call, function, p), ast.Name)
+                              and argument_for(call, function, p).id == target]
+                    replicas, tracked_there = _reaches(function, params, model, seen)
+                    tracked = tracked or tracked_there
+                    if replicas:
+                        return True, tracked
+    return False, tracked
 
 
 def _layer_made_outside(site: CallSite, model: SemanticModel) -> bool:
@@ -155,7 +180,8 @@ RULE = Rule(
     ## What it does
     Flags a `tf.Variable` created outside the strategy's scope and then used
     in a replica function (the function given to `strategy.run`, directly or
-    through a `tf.function`), passed to `strategy.run(args=...)`, or tracked
+    through a `tf.function`), passed to `strategy.run(args=...)` (also
+    through a parameter of the file's own function that does so), or tracked
     by a `tf.train.Checkpoint`; and a Keras layer whose weights are created
     outside the scope (called, `build()`-ed or, for `Normalization`,
     `adapt()`-ed there, or a `hub.KerasLayer`, which loads its weights when
@@ -219,6 +245,30 @@ RULE = Rule(
         """),
     ),
     invalid=(
+        # Handed through the parameter of the file's tf.function to strategy.run(args=...)
+        # (google/uncertainty-baselines cifar/sngp.py `train_step(iterator, step_variable)`).
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        @tf.function
+        def train_step(iterator, step):
+            def step_fn(inputs, step):
+                return inputs * tf.cast(step, tf.float32)
+            strategy.run(step_fn, args=(next(iterator), step))
+        step_variable = tf.Variable(0)
+        train_step(iterator, step_variable)
+        """, lines=(8,), fixed="""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        @tf.function
+        def train_step(iterator, step):
+            def step_fn(inputs, step):
+                return inputs * tf.cast(step, tf.float32)
+            strategy.run(step_fn, args=(next(iterator), step))
+        with strategy.scope():
+            step_variable = tf.Variable(0)
+        train_step(iterator, step_variable)
+        """),
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()

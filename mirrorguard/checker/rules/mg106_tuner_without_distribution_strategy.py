@@ -51,8 +51,10 @@ def check(context: Context) -> Iterator[Report]:
     for unit in model.units:
         if unit.class_name in own:
             continue  # a tuner subclass's own code (super().__init__(...)) is judged where it is built
+        if not model.sees_strategy(unit):
+            continue  # TFX's tuner_fn beside a run_fn that makes its own strategy: none reaches it
         for site in unit.calls:
-            if not builds_tuner(site, model, own):
+            if not builds_tuner(site, model, own) or site.single_device:
                 continue
             if site.keyword("distribution_strategy") is not None or any(k.arg is None for k in site.node.keywords):
                 continue
@@ -74,7 +76,11 @@ RULE = Rule(
     In a file with a `tf.distribute` strategy in play, flags a Keras Tuner
     tuner (`RandomSearch`, `Hyperband`, `BayesianOptimization`, `GridSearch`,
     or the file's own subclass of `Tuner` or of one of those) constructed
-    without `distribution_strategy=`.
+    without `distribution_strategy=`, where a strategy reaches: in the
+    module or a function that makes, enters, takes or reads one, or in a
+    function that such code calls. A tuner in a function no strategy reaches
+    (TFX's `tuner_fn` beside a `run_fn` that makes its own strategy) is not
+    judged.
 
     ## Why is this bad?
     `tuner.search()` calls your `build(hp)` for every trial itself. Without
@@ -104,6 +110,20 @@ RULE = Rule(
     - https://keras.io/guides/keras_tuner/distributed_tuning/
     """,
     valid=(
+        # Issue 17: TFX's tuner_fn beside a run_fn that makes its own strategy: none reaches
+        # the tuner (tensorflow/tfx penguin_utils_keras.py).
+        Case("""
+        import keras_tuner
+        import tensorflow as tf
+        def tuner_fn(fn_args):
+            tuner = keras_tuner.RandomSearch(build_model, max_trials=6, objective="val_accuracy")
+            return TunerFnResult(tuner=tuner, fit_kwargs={})
+        def run_fn(fn_args):
+            strategy = tf.distribute.MirroredStrategy()
+            with strategy.scope():
+                model = build_model(hparams)
+            model.fit(ds)
+        """),
         Case("""
         import keras_tuner
         import tensorflow as tf
@@ -116,6 +136,18 @@ RULE = Rule(
         """),
     ),
     invalid=(
+        # A helper that a function with the strategy calls: the strategy reaches it.
+        Case("""
+        import keras_tuner as kt
+        import tensorflow as tf
+        def make_tuner():
+            return kt.RandomSearch(build_model, objective="val_loss", max_trials=3)
+        def main():
+            strategy = tf.distribute.MirroredStrategy()
+            tuner = make_tuner()
+            tuner.search(x, y, epochs=1)
+        main()
+        """, lines=(4,)),
         Case("""
         import keras_tuner as kt
         import tensorflow as tf

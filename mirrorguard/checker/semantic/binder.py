@@ -97,6 +97,10 @@ class Binder:
         self.methods: dict[tuple[str, str], Unit] = {}
         self.instances: dict[str, str] = {}  # trainer = Trainer(...): name -> class of this file
         self.partials: dict[str, str] = {}  # factory = functools.partial(build_model, ...)
+        self.if_tests: dict[int, tuple[str, int]] = {}  # id(if) -> (its test, dumped; walk order at it)
+        self.call_branches: dict[int, tuple[tuple[int, int], ...]] = {}  # id(site) -> the if/else branches it sits in
+        self.discarded: set[int] = set()  # id(call) of calls made as statements: their result is dropped
+        self.held_keys: dict[int, str] = {}  # id(call) -> the constant key a container holds its result under
         self.imported_calls: set[str] = set()
         self.order = 0
         self.statement: ast.stmt | None = None
@@ -133,6 +137,7 @@ class Binder:
             ast.Return: self._return,
             ast.Name: self._name,
             ast.Attribute: self._attribute,
+            ast.Subscript: self._subscript,
             ast.Call: self._call,
         }
 
@@ -164,6 +169,9 @@ class Binder:
 
     def on_attribute_read(self, node: ast.Attribute, key: str) -> None:
         """``self.x`` read in the current unit."""
+
+    def on_attribute(self, node: ast.Attribute) -> None:
+        """``value.attr`` read (any value), before ``value`` is walked."""
 
     def recognise_call(self, site: CallSite, func: ast.expr, qualified: tuple[str, ...]) -> None:
         """What the call means; sets ``site.callee`` when it runs the file's own code."""
@@ -360,6 +368,7 @@ class Binder:
         self._open_scopes[id(self.unit)] = before
 
     def _if(self, node: ast.If) -> None:
+        self.if_tests[id(node)] = (ast.dump(node.test), self.order)
         body_free, else_free = self.scope_free_branches(node)
         self.visit(node.test)
         main_guard = Flags.MAIN_GUARD if self.unit.is_module and is_main_guard(node.test) else Flags.NONE
@@ -465,6 +474,12 @@ class Binder:
             t.value.id for t in target_nodes if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name))
         for call in held_calls(value):
             self._targets_of[id(call)] = holders
+        self._note_held_keys(value)
+        for target in target_nodes:
+            # metrics["auc"] = AUC()
+            if isinstance(value, ast.Call) and isinstance(target, ast.Subscript) and isinstance(
+                    target.slice, ast.Constant) and isinstance(target.slice.value, str):
+                self.held_keys[id(value)] = target.slice.value
         self.visit(value)
         if isinstance(value, ast.Lambda) and len(targets) == 1 and id(value) in self._lambda_units:
             # build = lambda: keras.Sequential(...): a factory like any def
@@ -483,33 +498,46 @@ class Binder:
         if len(targets) == 1:
             self.learn_from_assignment(targets[0], value)
 
+    def _note_held_keys(self, value: ast.expr) -> None:
+        """``{"auc": AUC()}``, ``dict(auc=AUC())``: the constant key each call's result is held under."""
+        if isinstance(value, ast.Dict):
+            for key, element in zip(value.keys, value.values):
+                if isinstance(key, ast.Constant) and isinstance(key.value, str) and isinstance(element, ast.Call):
+                    self.held_keys[id(element)] = key.value
+        elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict":
+            for keyword in value.keywords:
+                if keyword.arg and isinstance(keyword.value, ast.Call):
+                    self.held_keys[id(keyword.value)] = keyword.arg
+
     def _return(self, node: ast.Return) -> None:
         if node.value is not None:
             self.on_return(node.value)
             self.visit(node.value)
 
     def _expression_statement(self, node: ast.Expr) -> None:
-        if self.unit.is_module and isinstance(node.value, ast.Call):
-            self._statement_calls.add(id(node.value))
+        if isinstance(node.value, ast.Call):
+            self.discarded.add(id(node.value))  # its result is dropped
+            if self.unit.is_module:
+                self._statement_calls.add(id(node.value))
         self.visit(node.value)
 
     # --- references ------------------------------------------------------------------------
 
-    def _reference(self, key: str) -> None:
+    def _reference(self, key: str, item: str | None = None) -> None:
         unit = self.unit
         unit.refs.add(key)
-        unit.reads.append(Read(key, self.order, self.in_scope))
+        unit.reads.append(Read(key, self.order, self.in_scope, item))
         if self.in_scope:
             unit.in_scope_refs.add(key)
         for site in self._open_calls:
             site.arg_refs.add(key)
 
-    def _name(self, node: ast.Name) -> None:
+    def _name(self, node: ast.Name, item: str | None = None) -> None:
         if isinstance(node.ctx, ast.Load):
             self.unit.loads[node.id] += 1
             if self.flags & Flags.EXPORT:
                 self.unit.inference.append(Use(node.id, self.order))
-            self._reference(node.id)
+            self._reference(node.id, item)
 
     def _attribute(self, node: ast.Attribute) -> None:
         if isinstance(node.ctx, ast.Load):
@@ -517,7 +545,16 @@ class Binder:
             if key is not None and key.startswith("self."):
                 self._reference(key)
                 self.on_attribute_read(node, key)
+            self.on_attribute(node)
         self.visit(node.value)
+
+    def _subscript(self, node: ast.Subscript) -> None:
+        """``metrics["auc"]``: a read of one constant key of a container."""
+        value, index = node.value, node.slice
+        if isinstance(value, ast.Name) and isinstance(index, ast.Constant) and isinstance(index.value, str):
+            self._name(value, index.value)
+            return
+        self.children(node)
 
     # --- calls ----------------------------------------------------------------------------------
 
@@ -544,6 +581,8 @@ class Binder:
             single_device=bool(self.flags & Flags.SINGLE_DEVICE),
         )
         self.unit.calls.append(site)
+        if self._branches:
+            self.call_branches[id(site)] = tuple(self._branches)
         if qualified:
             self.imported_calls.update(qualified)
         self.recognise_call(site, func, qualified)
@@ -559,6 +598,7 @@ class Binder:
             for argument in [*node.args, *(k.value for k in node.keywords)]:
                 for held in held_calls(argument):
                     self._targets_of[id(held)] = (func.value.id,)
+                self._note_held_keys(argument)
         saved = self.flags
         self.flags = saved | self.argument_flags(site, func, qualified)
         self._open_calls.append(site)

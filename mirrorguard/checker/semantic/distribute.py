@@ -51,6 +51,13 @@ INFERENCE_METHODS = frozenset(
 
 PER_REPLICA_PARAMS = frozenset({"input_context", "input_ctx", "ctx_input"})
 
+# Builtins that only look at what they are given: type(model.weights[0]). (Not print: printing
+# `copy.distribute_strategy` is no sign the copy is kept out on purpose, red-team round 2.)
+_INSPECTING_BUILTINS = frozenset({"type", "isinstance", "id", "len", "repr"})
+
+# Attributes of a loaded SavedModel that serve it: model.signatures["serving_default"](x).
+_SERVING_ATTRIBUTES = frozenset({"signatures"})
+
 # Things other than strategies that have a scope(): DTensor's layout map, random tools, graphs.
 _OTHER_SCOPES = re.compile(r"(?i)layout|random|rng|name|graph|session|variable|tape|mesh")
 
@@ -83,7 +90,10 @@ class Facts:
     scope_parameters: set[tuple[str, str]] = field(default_factory=set)
     ambient_strategies: set[str] = field(default_factory=set)  # names bound to tf.distribute.get_strategy()
     scope_entered: bool = False  # a `with ...scope():` somewhere in the file
+    scoped_units: set[int] = field(default_factory=set)  # id(unit) of the units that enter a scope themselves
     replica_fn_names: set[str] = field(default_factory=set)  # functions given to strategy.run
+    # (unit that calls strategy.run, name of the function it gives): which def that is, the model resolves
+    replica_fn_uses: list[tuple[Unit, str]] = field(default_factory=list)
     replica_fn_params: list[ReplicaFunctionParameter] = field(default_factory=list)
     element_fn_names: set[str] = field(default_factory=set)  # functions a dataset maps over its elements
     per_replica_fn_names: set[str] = field(default_factory=set)  # given to distribute_datasets_from_function
@@ -92,6 +102,8 @@ class Facts:
     # which distributes without a scope.
     estimator_distribution: bool = False
     estimator_input_fns: set[str] = field(default_factory=set)  # functions handed to an Estimator as input_fn=
+    # load_model(p).signatures["serving_default"]: calls whose result is read only for its serving signatures
+    serving_results: set[int] = field(default_factory=set)
 
 
 class MethodKind(enum.Enum):
@@ -259,6 +271,7 @@ class Builder(Binder):
         scoped = any(self.is_scope(item.context_expr) for item in node.items)
         if scoped:
             self.facts.scope_entered = True
+            self.facts.scoped_units.add(id(self.unit))
             self.unit.owns_strategy = True
             self.facts.strategy_in_play = True
             for item in node.items:
@@ -292,8 +305,18 @@ class Builder(Binder):
         if api.says_strategy(node.attr) and key not in self.facts.ambient_strategies:
             self.unit.mentions_strategy = True
 
+    def on_attribute(self, node: ast.Attribute) -> None:
+        if node.attr in _SERVING_ATTRIBUTES:
+            if isinstance(node.value, ast.Name):
+                self.unit.inference.append(Use(node.value.id, self.order))  # infer = loaded.signatures[...]
+            elif isinstance(node.value, ast.Call):
+                self.facts.serving_results.add(id(node.value))
+
     def argument_flags(self, site: CallSite, func: ast.expr, qualified: tuple[str, ...]) -> Flags:
         flags = Flags.NONE
+        if isinstance(func, ast.Name) and not qualified and func.id in _INSPECTING_BUILTINS and not self._bound_here(
+                func.id):
+            flags |= Flags.EXPORT  # type(reloaded.weights[0]): looked at, never trained
         if isinstance(func, ast.Attribute) and func.attr in api.PER_REPLICA_DATASET_APIS:
             flags |= Flags.PER_REPLICA
         # Checkpoint(model=m, embedding=m.dense), saved_model.save(m, signatures=m.serve): exported.
@@ -474,6 +497,7 @@ class Builder(Binder):
     def _scope_entered_by_stack(self, site: CallSite, func: ast.Attribute) -> None:
         # stack.enter_context(strategy.scope()): in scope until the stack's block ends.
         self.open_scope()
+        self.facts.scoped_units.add(id(self.unit))
         self.unit.owns_strategy = True
 
     def _strategy_scope_read(self, site: CallSite, func: ast.Attribute) -> None:
@@ -500,6 +524,8 @@ class Builder(Binder):
         if name:
             name = name.rsplit(".", 1)[-1]
             self.facts.replica_fn_names.add(self.partials.get(name, name))
+            if isinstance(function, ast.Name):
+                self.facts.replica_fn_uses.append((self.unit, self.partials.get(name, name)))
         if isinstance(function, ast.Name) and function.id in self.unit.params:
             # def run_step(strategy, fn, x): strategy.run(fn, ...): what callers pass as fn
             self.facts.replica_fn_params.append(ReplicaFunctionParameter(self.unit, function.id))

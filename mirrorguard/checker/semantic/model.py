@@ -20,12 +20,13 @@ the file is judged on its own only when it mentions a strategy.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Mapping
 
 from mirrorguard.checker import names as api
 from mirrorguard.checker.semantic.syntax import last_identifier
-from mirrorguard.checker.semantic.distribute import Builder
+from mirrorguard.checker.semantic.distribute import INFERENCE_METHODS, Builder
 from mirrorguard.checker.semantic.units import (
     END_OF_UNIT,
     AttributeCall,
@@ -34,6 +35,7 @@ from mirrorguard.checker.semantic.units import (
     LocalFunction,
     SelfMethod,
     Unit,
+    Window,
     argument_for,
 )
 
@@ -100,7 +102,7 @@ class SemanticModel:
         self._root_ids: set[int] = set()
         self._has_scoped_model: bool | None = None
         self._exposures: list[Exposure] | None = None
-        self._unreplicated: set[tuple[int, str]] | None = None
+        self._unreplicated: list[tuple[int, str, Window]] | None = None
         self._bound_by: dict[frozenset[str], set[str]] = {}
         self._readers_index: dict[str, list[Unit]] | None = None
         self.cache: dict = {}  # answers worked out once per file (values.py)
@@ -109,6 +111,7 @@ class SemanticModel:
             self.roots = self._find_roots()
             self._root_ids = {id(root) for root in self.roots}
             self._exposed.clear()
+            self._mark_strategy_free_paths()
 
     # --- names ----------------------------------------------------------------------
 
@@ -142,6 +145,11 @@ class SemanticModel:
     def is_element_function(self, unit: Unit) -> bool:
         """Mapped by a dataset over its elements or windows (``flat_map(fn)``)."""
         return unit.name in self._facts.element_fn_names
+
+    def held_key(self, site: CallSite) -> str | None:
+        """``metrics.update({"test/auc": AUC()})``: the constant key under which
+        the container named in ``site.targets`` holds the call's result."""
+        return self._binder.held_keys.get(id(site.node))
 
     def names_bound_by(self, codes: frozenset[str]) -> set[str]:
         """Names ever bound to the result of a call with one of ``codes``' effects."""
@@ -215,6 +223,28 @@ class SemanticModel:
             if candidate.parent in chain:
                 return candidate
         return candidates[-1]
+
+    def method_enters_scope(self, class_name: str | None, name: str) -> bool:
+        """Does the class's method (its own or inherited from the file's classes)
+        enter a strategy scope itself: ``def compile(self, **kw): with
+        self.strategy.scope(): super().compile(**kw)``?"""
+        if class_name is None:
+            return False
+        method = self.method(class_name, name)
+        return method is not None and id(method) in self._facts.scoped_units
+
+    def constructs_in_own_scope(self, class_name: str | None) -> bool:
+        """Is an instance of the file's Keras model class made inside a strategy
+        scope its ``__init__`` enters itself? The Keras model is constructed by
+        ``super().__init__()``: that call must run in the scope too. Measured (Keras
+        3.15, 2 CPU replicas): with only the layers in the scope, ``fit`` fails with
+        'Need to be inside "with strategy.scope()"'; with ``super().__init__()``
+        there as well, every weight and optimizer variable is mirrored."""
+        if class_name is None or not self.method_enters_scope(class_name, "__init__"):
+            return False
+        init = self.method(class_name, "__init__")
+        constructions = [site for site in init.calls if _calls_super_init(site.node)]
+        return bool(constructions) and all(site.in_scope for site in constructions)
 
     def instantiated_class(self, site: CallSite) -> str | None:
         """``Net()`` / ``cls()``: the class of this file the call creates an instance of."""
@@ -398,11 +428,120 @@ class SemanticModel:
             if "." in name:
                 return False
             unit = site.unit
-            if any(read.order > created for read in unit.reads_of(name)):
+            # The binding this call makes or works on, until the name is bound again.
+            start, end = unit.window(name, site.order) if name in site.targets else self._holding(unit, name, site.order)
+            if any(read.order > created for read in unit.reads_between(name, start, end)):
                 return False  # used once the strategy exists (compiled in its scope, say)
-            if any(other is not unit for other in self.units_seeing(unit, name)):
+            if self.seen_by_functions(unit, name, end) and any(
+                    other is not unit for other in self.units_seeing(unit, name)):
                 return False  # a function reads it: it may run with the strategy
         return True
+
+    @staticmethod
+    def _holding(unit: Unit, name: str, order: int) -> Window:
+        """The window of the binding of ``name`` that holds at walk order ``order``."""
+        made = [b.order for b in unit.bindings.get(name, ()) if b.order <= order]
+        return unit.window(name, max(made) - 1) if made else Window(0, unit.window(name, order).end)
+
+    def sees_strategy(self, unit: Unit) -> bool:
+        """Can a strategy reach code of ``unit``? It makes or enters one (or a
+        function it nests in does), is handed one (a parameter, ``self.strategy``),
+        reads a strategy by name, the module makes one (functions run after it),
+        or a caller sees one. TFX's ``tuner_fn`` beside a ``run_fn`` that makes
+        its own strategy sees none: the Tuner component runs it alone."""
+        key = ("sees", id(unit))
+        found = self.cache.get(key)
+        if found is None:
+            self.cache[key] = False  # a cycle of callers counts as no
+            found = self.cache[key] = self._sees_strategy(unit)
+        return found
+
+    def _sees_strategy(self, unit: Unit) -> bool:
+        module = self.module
+        current: Unit | None = unit
+        while current is not None:
+            if current.owns_strategy or current.makes_strategy or current.mentions_strategy:
+                return True
+            if any(name in current.refs for name in (*self._facts.strategy_vars, *self._binder.extra_strategy_names)):
+                return True  # reads a strategy by name
+            if current is module and self._module_binds_strategy():
+                return True
+            current = current.parent
+        if unit.class_name is not None:
+            return True  # a method: judged with its class's other code, as before
+        return any(site.in_scope or self.sees_strategy(site.unit) for site in unit.callers)
+
+    def _module_binds_strategy(self) -> bool:
+        module = self.module
+        return module.makes_strategy or module.owns_strategy or any(
+            name in module.bindings for name in self._facts.strategy_vars) or any(
+            api.says_strategy(name) for name in module.bindings)
+
+    def _mark_strategy_free_paths(self) -> None:
+        """``if FLAGS.use_tpu: strategy = TPUStrategy(resolver) ... else: model = build()``:
+        a call on a branch that no strategy of its unit reaches runs with none, so it
+        is not judged (``site.single_device``, as the ``else:`` of ``if strategy:``)."""
+        module = self.module
+        module_strategy = self._strategy_events(module)
+        for unit in self.units:
+            if not unit.makes_strategy or unit.mentions_strategy:
+                continue  # makes none itself, or is handed one (a parameter, self.strategy)
+            if unit is not module and (module_strategy or unit.class_name is not None):
+                continue  # a module-level strategy (or self.strategy) may reach it
+            if any(parent.makes_strategy or parent.mentions_strategy for parent in self._enclosing(unit)):
+                continue
+            events = self._strategy_events(unit) if unit is not module else module_strategy
+            if not events or not all(events):
+                continue  # a strategy made outside every branch reaches every call
+            same = self._repeated_conditions(unit)
+            events = [_canonical(event, same) for event in events]
+            for site in unit.calls:
+                path = self._binder.call_branches.get(id(site))
+                if path and all(_excluded(_canonical(path, same), event) for event in events):
+                    site.single_device = True
+
+    def _repeated_conditions(self, unit: Unit) -> dict[int, int]:
+        """``if args.gpu_num >= 2: strategy = ...`` and later ``if args.gpu_num >= 2: ...
+        else: ...`` again: ifs of one unit that test the same expression, none of whose
+        names is bound between them, take the same branch. id(if) -> id of the first such if."""
+        tests = self._binder.if_tests
+        branches = self._binder.call_branches
+        mine = {node for site in unit.calls for node, _ in branches.get(id(site), ())}
+        ifs = sorted((order, node_id, dump) for node_id, (dump, order) in tests.items() if node_id in mine)
+        first: dict[str, tuple[int, int]] = {}
+        same: dict[int, int] = {}
+        for order, node_id, dump in ifs:
+            if dump in first:
+                earlier_order, earlier_id = first[dump]
+                names = set(_names_in_dump(dump))
+                rebound = any(b.order > earlier_order and b.order < order
+                              for name, bindings in unit.bindings.items()
+                              if name.split(".")[0] in names for b in bindings)
+                if not rebound:
+                    same[node_id] = earlier_id
+                    continue
+            first[dump] = (order, node_id)
+        return same
+
+    def _strategy_events(self, unit: Unit) -> list[tuple[tuple[int, int], ...]]:
+        """The branch paths of the points where ``unit`` makes or binds a strategy."""
+        branches = self._binder.call_branches
+        events = [branches.get(id(site), ()) for site in unit.calls
+                  if site.qualified and api.call_role(site.qualified) in (api.CallRole.STRATEGY,
+                                                                          api.CallRole.GET_STRATEGY)]
+        for name in self._facts.strategy_vars:
+            for binding in unit.bindings.get(name, ()):
+                value = binding.value
+                if not (isinstance(value, ast.Constant) and value.value is None):
+                    events.append(binding.branches)
+        return events
+
+    @staticmethod
+    def _enclosing(unit: Unit) -> Iterator[Unit]:
+        parent = unit.parent
+        while parent is not None and not parent.is_module:
+            yield parent
+            parent = parent.parent
 
     def _find_exposures(self) -> list[Exposure]:
         found: list[Exposure] = []
@@ -410,7 +549,7 @@ class SemanticModel:
         for root in self.roots:
             created = self._strategy_created_at(root) if root.makes_strategy else None
             for site in root.calls:
-                if site.in_scope:
+                if site.in_scope or site.single_device:
                     continue
                 direct = self.effects_of(site)
                 if direct and direct <= self._model_work and self._before_the_strategy(site, created):
@@ -494,30 +633,78 @@ class SemanticModel:
         return found
 
     def _kept_unreplicated(self, site: CallSite) -> bool:
-        targets = site.targets
-        if not targets or any("." in target for target in targets):
-            return False
+        model_codes = {e.code for e in self.effects if e.makes_model}
+        makes_it = bool(self.effects_of(site) & model_codes)
+        if makes_it and id(site.node) in self._facts.serving_results:
+            return True  # load_model(p).signatures["serving_default"]: served, never trained
         # The copy is deliberate only beside a replicated twin; a lone model
-        # loaded outside the scope is the model the strategy was made for.
-        if not self.has_scoped_model:
+        # made outside the scope is the model the strategy was made for (also
+        # one not used yet: the work in progress a pre-commit hook sees).
+        if not self.has_replicated_twin:
             return False
-        for target in targets:
-            total, inference, in_scope = self.uses(site.binding_unit, target, site.order)
+        targets = site.targets
+        if not targets:
+            # keras.Sequential(...) as a statement: dead; tuner.hypermodel.build(hp).save(p): saved.
+            # Only a call that makes the model itself: a helper's may train it before it returns.
+            if not makes_it:
+                return False
+            if not site.chained:
+                return site.inside_call is None and id(site.node) in self._binder.discarded
+            outer = site.inside_call  # the chain's own call: build(hp).save(p) is inside save(...)
+            receiver_of_outer = outer is not None and isinstance(outer.node.func, ast.Attribute) and (
+                outer.node.func.value is site.node)
+            return (outer is None or receiver_of_outer) and all(m in INFERENCE_METHODS for m in site.chained)
+        if any("." in target for target in targets):
+            return False
+        uses = [self.uses(site.binding_unit, target, site.order) for target in targets]
+        if all(total == 0 for total, _, _ in uses) and (makes_it or self.reaches(site) <= model_codes):
+            # A copy never used never meets the strategy: built here, or by a helper that
+            # only builds it (one that also compiles it outside a scope did more than that).
+            return True
+        for total, inference, in_scope in uses:
             # Used inside a scope (compiled there, say): meant for the strategy.
             if total <= 0 or inference < total or in_scope:
                 return False
         return True
 
     @property
+    def has_replicated_twin(self) -> bool:
+        """Is some model of the file replicated: built or loaded in a scope, or
+        built by a Keras Tuner tuner given ``distribution_strategy=``?"""
+        found = self.cache.get("replicated twin")
+        if found is None:
+            found = self.cache["replicated twin"] = self.has_scoped_model or any(
+                site.keyword("distribution_strategy") is not None and any(q in api.TUNERS for q in site.qualified)
+                for unit in self.units for site in unit.calls)
+        return found
+
+    @property
     def unreplicated_names(self) -> set[tuple[int, str]]:
         """(id of unit, name) of models deliberately kept out of the strategy."""
+        return {(unit, name) for unit, name, _ in self._unreplicated_bindings()}
+
+    def holds_unreplicated(self, unit: Unit, name: str, order: int) -> bool:
+        """Does ``name``, read by ``unit`` at walk order ``order``, hold a model
+        deliberately kept out of the strategy? By binding: ``model`` trained in
+        the scope and later rebound to an inspected reload is two bindings."""
+        for bound_in, bound, window in self._unreplicated_bindings():
+            if bound != name:
+                continue
+            if bound_in == id(unit) and window.holds_at(order):
+                return True
+            if bound_in != id(unit) and self.seen_by_functions(unit, name, window.end):
+                return True
+        return False
+
+    def _unreplicated_bindings(self) -> list[tuple[int, str, Window]]:
         if self._unreplicated is None:
             model_codes = {e.code for e in self.effects if e.makes_model}
-            found: set[tuple[int, str]] = set()
+            found: list[tuple[int, str, Window]] = []
             for root in self.roots:
                 for site in root.calls:
                     if not site.in_scope and self.reaches(site) & model_codes and self.kept_unreplicated(site):
-                        found.update((id(site.binding_unit), t) for t in site.targets)
+                        unit = site.binding_unit
+                        found.extend((id(unit), t, unit.window(t, site.order)) for t in site.targets)
             self._unreplicated = found
         return self._unreplicated
 
@@ -565,8 +752,30 @@ class SemanticModel:
 
     def is_replica_function(self, unit: Unit) -> bool:
         """Given to ``strategy.run``: by name, or through a parameter of a
-        helper that runs it (``run_step(strategy, train_step, x)``)."""
-        return unit.name in self.replica_function_names
+        helper that runs it (``run_step(strategy, train_step, x)``). A name
+        given to ``strategy.run`` that resolves to the file's own functions
+        means those: an evaluation ``step_fn`` nested in another function and
+        called directly is not the training ``step_fn`` the strategy runs."""
+        if unit.name not in self.replica_function_names:
+            return False
+        units, names = self._replica_units()
+        return id(unit) in units or unit.name not in names
+
+    def _replica_units(self) -> tuple[set[int], set[str]]:
+        """(ids of the units ``strategy.run(name, ...)`` resolves ``name`` to, the
+        names so resolved); a name it cannot resolve is judged by name."""
+        found = self.cache.get("replica units")
+        if found is None:
+            units: set[int] = set()
+            names: set[str] = set()
+            for caller, name in self._facts.replica_fn_uses:
+                function = self.function(name, caller)
+                if function is None or name in caller.params:
+                    continue
+                units.add(id(function))
+                names.add(name)
+            found = self.cache["replica units"] = (units, names)
+        return found
 
     @property
     def replica_function_names(self) -> set[str]:
@@ -626,6 +835,31 @@ class SemanticModel:
                 # are used with it, even when another file calls them.
                 reached[id(unit)] = unit
         return list(reached.values())
+
+
+def _calls_super_init(node: ast.Call) -> bool:
+    """``super().__init__(...)`` or ``keras.Model.__init__(self, ...)``."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "__init__"):
+        return False
+    value = func.value
+    return (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "super") or (
+        isinstance(value, (ast.Name, ast.Attribute)))
+
+
+def _canonical(path: tuple[tuple[int, int], ...], same: dict[int, int]) -> tuple[tuple[int, int], ...]:
+    return tuple((same.get(node, node), branch) for node, branch in path)
+
+
+def _names_in_dump(dump: str) -> list[str]:
+    """The names an ``ast.dump`` of an expression reads: ``Name(id='args', ...)``."""
+    return re.findall(r"Name\(id='([^']+)'", dump)
+
+
+def _excluded(path: tuple[tuple[int, int], ...], other: tuple[tuple[int, int], ...]) -> bool:
+    """Are the two branch paths on different branches of one ``if`` (never both in one run)?"""
+    mine = dict(path)
+    return any(node in mine and mine[node] != branch for node, branch in other)
 
 
 def build_model(tree: ast.Module, effects: Iterable[Effect], *, extra_strategy_names: Iterable[str] = (),

@@ -133,6 +133,8 @@ class Read:
     name: str
     order: int
     in_scope: bool
+    # metrics["train/loss"]: the constant key the read takes of a container (None: the whole name)
+    key: str | None = None
 
 
 @dataclass(frozen=True)

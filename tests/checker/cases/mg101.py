@@ -141,6 +141,7 @@ SHAPES = {
         strategy = tf.distribute.MirroredStrategy()
         factory = functools.partial(build, 4)
         model = factory()  # expect: MG101
+        model.fit(ds)
         with strategy.scope():
             good = factory()
     """,

@@ -1,10 +1,14 @@
-"""MG106 (invalid): a TFX module file whose `run_fn` uses MirroredStrategy but whose `tuner_fn` tuner has none.
+"""Clean (MG106 false alarm until issue 17): a TFX module file whose `run_fn` makes its own MirroredStrategy
+and whose `tuner_fn` builds a tuner without one.
 
 Style: tensorflow/tfx tfx/examples/penguin/penguin_utils_keras.py: `tuner_fn` returns
 `kerastuner.RandomSearch(_make_keras_model, ...)` and `run_fn` builds the final model
-under `tf.distribute.MirroredStrategy().scope()`. A strategy is in play in the
-module, and the tuner's trials train without it: MG106 at the tuner. A custom
-`kt.Tuner` subclass is checked the same way.
+under `tf.distribute.MirroredStrategy().scope()`. The TFX Tuner component calls
+`tuner_fn` on its own; the strategy lives in `run_fn` and never reaches it. Issue 17
+part 1: "code on a path where no strategy exists is not judged: ... a tuner in a
+function that never sees the strategy of another function of the file (TFX's
+`tuner_fn` beside `run_fn`)". Formerly buggy/b10_mg106_tfx_tuner_fn_with_mirrored_run_fn.py
+(buggy/mg106_tfx_tuner_fn_with_mirrored_run_fn.py once the corpus was named by rule).
 """
 import keras_tuner
 import tensorflow as tf
@@ -34,7 +38,7 @@ class CVTuner(keras_tuner.Tuner):
 
 
 def tuner_fn(fn_args):
-    tuner = keras_tuner.RandomSearch(  # expect: MG106
+    tuner = keras_tuner.RandomSearch(
         _make_keras_model,
         max_trials=6,
         objective=keras_tuner.Objective("val_sparse_categorical_accuracy", "max"),
@@ -45,7 +49,7 @@ def tuner_fn(fn_args):
 
 
 def cv_tuner_fn(fn_args):
-    cv_tuner = CVTuner(hypermodel=_make_keras_model, oracle=keras_tuner.oracles.RandomSearchOracle(max_trials=3))  # expect: MG106
+    cv_tuner = CVTuner(hypermodel=_make_keras_model, oracle=keras_tuner.oracles.RandomSearchOracle(max_trials=3))
     return tfx.components.TunerFnResult(tuner=cv_tuner, fit_kwargs={"x": fn_args.train_files})
 
 
