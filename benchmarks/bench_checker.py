@@ -135,11 +135,14 @@ def main(argv=None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="at most this many files per corpus")
     parser.add_argument("--venv", type=Path, default=None,
                         help="keep the environment here and reuse it (default: a temporary one)")
+    parser.add_argument("--tree", type=Path, default=installed.REPO,
+                        help="the source tree to install and measure (default: this checkout; e.g. a "
+                             "`git archive` of an older commit, for a before/after)")
     parser.add_argument("--json", action="store_true", help="print JSON only")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="mirrorguard-bench-venv-") as scratch:
         folder = args.venv if args.venv is not None else Path(scratch) / "venv"
-        python = installed.ensure(folder)
+        python = installed.ensure(folder, args.tree)
         results = [measure(python, name, args.rounds, args.limit) for name in args.corpus]
     if args.json:
         print(json.dumps(results, indent=2))
