@@ -237,7 +237,7 @@ def test_a_rule_that_raises_is_reported_by_flake8_and_the_run_fails(tmp_path, jo
         FAILURE,  # names the rule and the file
         "train.py:3:9: MG101 `tf.keras.Sequential(...)` builds a Keras model outside `strategy.scope()`; "
         "build it inside `with strategy.scope():`",  # the other rules still report
-    ]  # and MG001 does not call the failed rule's `# noqa: MG201` unused
+    ]  # and MG001 does not call the noqa comment naming the failed rule unused
     assert "mirrorguard: train.py: internal error in rule MG201" in result.stderr
     assert "Traceback" not in result.stderr
 
