@@ -7,7 +7,8 @@ Nothing is downloaded or committed:
   * ``training-scripts``: training scripts that all put a strategy in play: the real public files of
     red-team round 4 (tests/redteam/labels_round4/files/) and every second hand-labelled corpus file
     with a strategy class or ``get_strategy()``, 150 files in all;
-  * ``one-file``: one 37-line training script, as pre-commit hands flake8 one changed file.
+  * ``one-file``: one 37-line training script, as pre-commit hands flake8 one changed file;
+  * ``one-plain-file``: one file without a strategy (benchmarks/installed.py), what most commits hand it.
 """
 
 from __future__ import annotations
@@ -30,10 +31,12 @@ PACKAGES = {
     "training-scripts": [],
     "keras-io": [],
     "one-file": [],
+    "one-plain-file": [],
 }
 
 REPO = Path(__file__).resolve().parents[1]
 ONE_FILE = REPO / "tests" / "corpus" / "buggy" / "b04_compile_after_scope.py"
+ONE_PLAIN_FILE = REPO / "benchmarks" / "installed.py"
 TRAINING_SCRIPTS = 150
 _HAS_STRATEGY = re.compile(r"Strategy\(|get_strategy\(")
 
@@ -61,8 +64,9 @@ def package_root(name: str) -> Path | None:
 def assemble(name: str, limit: int | None = None) -> Path:
     """Copy corpus ``name`` to a new temporary folder and return it."""
     target = Path(tempfile.mkdtemp(prefix=f"mirrorguard-bench-{name}-"))
-    if name in ("training-scripts", "one-file"):
-        chosen = training_scripts() if name == "training-scripts" else [(ONE_FILE, ONE_FILE.parent)]
+    if name in ("training-scripts", "one-file", "one-plain-file"):
+        single = ONE_FILE if name == "one-file" else ONE_PLAIN_FILE
+        chosen = training_scripts() if name == "training-scripts" else [(single, single.parent)]
         for path, root in chosen[:limit]:
             destination = target / "scripts" / path.relative_to(root)
             destination.parent.mkdir(parents=True, exist_ok=True)
