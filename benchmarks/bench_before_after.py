@@ -13,7 +13,6 @@ bench_checker.py minutes apart differ by more than that.
 from __future__ import annotations
 
 import argparse
-import os
 import resource
 import statistics
 import subprocess
