@@ -13,6 +13,16 @@ options (command line or flake8 configuration, comma-separated):
 
     --mirrorguard-strategy-names   variables holding your tf.distribute strategy, or functions returning one
     --mirrorguard-model-factories  your functions that return a Keras model
+
+A rule that raises is a bug of mirrorguard's and never passes as "no findings":
+the other rules' findings are kept, a line on stderr names the rule and the file,
+and flake8 itself reports the failure as a finding under the failed rule's code
+(``MG000`` when the analysis itself failed), so flake8 exits 1 and the failure
+shows wherever that rule's verdict was asked for. A finding, not an exception:
+flake8 7.x turns an exception from a plugin's ``__init__`` into
+``PluginExecutionFailed`` and one from ``run()`` into a traceback, and in both
+cases (``-j 1`` or parallel) drops every file's findings and, in ``-j 1``, stops
+at that file.
 """
 
 from __future__ import annotations
@@ -98,15 +108,21 @@ class Plugin:
         # flake8 selects and ignores codes itself.
         settings = replace(settings, select=("MG",), ignore=())
         tree = self.tree if isinstance(self.tree, ast.Module) else None
+        failed: list[tuple[str, str]] = []  # (code, what went wrong): our bugs, reported as findings
         try:
             findings = check_source(text, self.filename, settings, compiled=True, tree=tree)
         except RuleFailed as exc:  # one rule's bug: say which, and keep the other rules' findings
             sys.stderr.write(f"mirrorguard: {self.filename}: {exc}\n")
             findings = exc.findings
+            failed = [(failure.code, failure.describe()) for failure in exc.failures]
+            # A `# noqa` naming the failed rule is not unused: that rule could not say.
+            settings = replace(settings, ignore=tuple(code for code, _ in failed))
         except Exception as exc:  # a checker bug must not end the user's whole flake8 run
             sys.stderr.write(f"mirrorguard: internal error on {self.filename}: {type(exc).__name__}: {exc} "
                              "(please report it; the file's other checks ran)\n")
-            return
+            findings = []
+            # No rule could judge the file: MG000's "nothing in the file can be checked".
+            failed = [("MG000", f"internal error, nothing checked: {type(exc).__name__}: {exc}")]
         if sources.names_mg_noqa(text):
             # MG001: flake8 applies `# noqa` itself, so the plugin sees every finding and can
             # tell which of the file's `# noqa: MGxxx` codes silence one.
@@ -115,3 +131,21 @@ class Plugin:
             findings = sorted(findings + unused_noqa(text, self.filename, settings, findings))
         for finding in findings:
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)
+        if failed:
+            # flake8 reports only what a plugin yields: a bug of ours printed on stderr alone
+            # would leave flake8 saying "no findings" and exiting 0. Each failure is a finding
+            # under the failed rule's own code, so it shows (and fails the run) wherever that
+            # rule's verdict was asked for, and the run goes on to the other files (an
+            # exception would make flake8 drop every file's findings). It stands on the
+            # first line no `# noqa` comment could silence.
+            line = _first_line_without_noqa(self.lines)
+            for code, what in failed:
+                yield line, 0, (f"{code} {what} (a bug of mirrorguard, not of this file: please report it; "
+                                "the other rules still reported)"), type(self)
+
+
+def _first_line_without_noqa(lines: list[str]) -> int:
+    for number, line in enumerate(lines, start=1):
+        if "noqa" not in line.lower():
+            return number
+    return 1

@@ -20,20 +20,24 @@ whose message names the file, the key and the bad value.
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import sys
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    try:
-        import tomli as tomllib
-    except ImportError:  # reading configuration needs it; checking without does not
-        tomllib = None
+
+def _tomllib():
+    """The TOML reader, imported when a file first needs reading (most runs read none), or None."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        try:
+            import tomli as tomllib
+        except ImportError:  # reading configuration needs it; checking without does not
+            return None
+    return tomllib
+
 
 _CODE = re.compile(r"^MG[0-9]{0,3}$")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$")
@@ -50,9 +54,9 @@ class ConfigError(ValueError):
 
 
 def known_codes() -> tuple[str, ...]:
-    from mirrorguard.checker.rules import RULES_BY_CODE
+    from mirrorguard.checker.rules import CODES  # without loading the rules themselves
 
-    return tuple(RULES_BY_CODE)
+    return CODES
 
 
 def unknown_code_message(code: str, where: str) -> str | None:
@@ -184,6 +188,7 @@ def _has_table(path: str) -> bool:
 
 
 def _read_toml(path: str) -> dict:
+    tomllib = _tomllib()
     if tomllib is None:  # pragma: no cover - Python 3.10 without tomli
         raise ConfigError(f"{path}: reading TOML on Python 3.10 needs `tomli` (pip install tomli)")
     try:
@@ -213,7 +218,7 @@ def load_config(path: str) -> Config:
     if os.path.basename(path) == PYPROJECT:
         raise ConfigError(f"{path}: no [tool.mirrorguard] table: nothing in this file configures mirrorguard")
     meant = [key for key in document
-             if key in KEYS or key.replace("_", "-") in KEYS or difflib.get_close_matches(key, KEYS, n=1)]
+             if key in KEYS or key.replace("_", "-") in KEYS or _close_matches(key, KEYS)]
     if not meant and os.path.basename(path) != OWN_FILE:
         raise ConfigError(f"{path}: nothing in this file configures mirrorguard; expected keys such as "
                           "select = [\"MG1\"] at the top level or in [tool.mirrorguard]")
@@ -224,7 +229,7 @@ def config_from_table(table: dict, path: str, section: str = "[tool.mirrorguard]
     unknown = [key for key in table if key not in KEYS]
     if unknown:
         suggestions = {key.replace("_", "-") for key in unknown} & set(KEYS)
-        suggestions |= set(difflib.get_close_matches(unknown[0], KEYS, n=1))
+        suggestions |= set(_close_matches(unknown[0], KEYS))
         hint = f" (did you mean {', '.join(sorted(suggestions))}?)" if suggestions else ""
         raise ConfigError(
             f"{path}: unknown key {unknown[0]!r} in {section}{hint}; known keys: {', '.join(KEYS)}"
@@ -291,3 +296,9 @@ def relative_to(path: str, root: str | None) -> str:
     except ValueError:
         return path.replace(os.sep, "/")
     return relative.replace(os.sep, "/")
+
+
+def _close_matches(word: str, choices) -> list[str]:
+    import difflib  # only a misspelt setting needs it
+
+    return difflib.get_close_matches(word, choices, n=1)

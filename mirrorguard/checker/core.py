@@ -157,13 +157,20 @@ def check_source_and_imports(
     return findings, imports
 
 
-@dataclass(frozen=True)
 class RuleFailure:
     """A rule that raised on a file: a bug of mirrorguard's, never the file's."""
 
-    code: str
-    name: str
-    error: BaseException
+    # Plain classes with slots, here and below: a dataclass costs its module's import
+    # about half a millisecond to generate, and these are built only when a file is analysed.
+    __slots__ = ("code", "name", "error")
+
+    def __init__(self, code: str, name: str, error: BaseException) -> None:
+        self.code = code
+        self.name = name
+        self.error = error
+
+    def __repr__(self) -> str:
+        return f"RuleFailure({self.code!r}, {self.name!r}, {self.error!r})"
 
     def describe(self) -> str:
         return f"internal error in rule {self.code} ({self.name}): {type(self.error).__name__}: {self.error}"
@@ -182,22 +189,27 @@ class RuleFailed(Exception):
         self.imports = imports
 
 
-@dataclass(frozen=True)
 class RuleReport:
     """One report and the rule that made it."""
 
-    rule: "Rule"
-    report: "Report"
+    __slots__ = ("rule", "report")
+
+    def __init__(self, rule: "Rule", report: "Report") -> None:
+        self.rule = rule
+        self.report = report
 
 
-@dataclass(frozen=True)
 class Analysed:
     """One module's semantic model and what the enabled rules report on it."""
 
-    model: "SemanticModel"
-    context: "Context"
-    reports: list[RuleReport]
-    failures: list[RuleFailure] = field(default_factory=list)
+    __slots__ = ("model", "context", "reports", "failures")
+
+    def __init__(self, model: "SemanticModel", context: "Context", reports: list[RuleReport],
+                 failures: list[RuleFailure] | None = None) -> None:
+        self.model = model
+        self.context = context
+        self.reports = reports
+        self.failures = failures if failures is not None else []
 
 
 def analyse_source(text: str, settings: Settings = DEFAULT_SETTINGS, *,

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Iterable, Sequence
 
 from mirrorguard.checker.config import Config, ConfigError, config_in, load_config, relative_to
-from mirrorguard.checker.core import Settings
+from mirrorguard.checker.core import DEFAULT_OFF, Settings
 
 
 class SettingsResolver:
@@ -102,8 +102,6 @@ class SettingsResolver:
         return self._with_ignores[key]
 
     def _merge(self, config: Config) -> Settings:
-        from mirrorguard.checker.rules import ALL_RULES
-
         flags = self.flags
         extend = config.extend_select + flags.extend_select
         ignore = (flags.ignore if flags.ignore is not None else (config.ignore or ())) + self.extend_ignore
@@ -115,8 +113,9 @@ class SettingsResolver:
             # Every rule but the opinionated ones, which only extend-select (or
             # an explicit select) turns on.
             select = ("MG",)
-            ignore += tuple(rule.code for rule in ALL_RULES if not rule.default_enabled
-                            and not any(rule.code.startswith(p) for p in extend))
+            # (Their codes as core lists them: importing the rules here would load the semantic
+            # model at start-up for every run, files without a strategy included.)
+            ignore += tuple(code for code in DEFAULT_OFF if not any(code.startswith(p) for p in extend))
         strategies = flags.strategy_names if flags.strategy_names is not None else config.strategy_names
         factories = flags.model_factories if flags.model_factories is not None else config.model_factories
         return Settings(select=select + extend, ignore=ignore, extra_strategy_names=strategies or (),

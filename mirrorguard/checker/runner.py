@@ -30,7 +30,9 @@ from mirrorguard.checker import source as sources
 from mirrorguard.checker.core import RuleFailed, Settings, check_source_and_imports, unreadable_findings
 from mirrorguard.checker.files import SKIPPED_DIRS
 from mirrorguard.checker.findings import Finding
-from mirrorguard.checker.notebooks import NOTEBOOK_SUFFIX, check_notebook_source_and_imports
+
+# notebooks.NOTEBOOK_SUFFIX, spelt here so that a run over plain files never imports the notebook reader.
+NOTEBOOK_SUFFIX = ".ipynb"
 
 # Below this many files a pool costs more than it saves.
 MIN_FILES_FOR_POOL = 8
@@ -98,6 +100,8 @@ def _check_notebook(path: str, settings: Settings, want_imports: bool, data: byt
     except OSError as exc:
         why = sources.Unreadable(f"cannot read: {exc.strerror or exc}")
         return FileResult(path, unreadable_findings(path, why, settings))
+    from mirrorguard.checker.notebooks import check_notebook_source_and_imports
+
     findings, imports = check_notebook_source_and_imports(data, path, settings)
     return FileResult(path, findings, imports if want_imports else ())
 

@@ -166,6 +166,13 @@ def test_default_off_codes_match_the_rules():
     assert set(DEFAULT_OFF) == {rule.code for rule in ALL_RULES if not rule.default_enabled}
 
 
+def _with_path(folder):
+    """The environment with ``folder`` first on PYTHONPATH (its sitecustomize runs), the rest kept."""
+    import os
+
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(folder), os.environ.get("PYTHONPATH")) if p)}
+
+
 def test_a_checker_bug_is_one_line_and_flake8_goes_on(tmp_path):
     # Force a bug in the checker for this run only, through a sitecustomize on the path.
     (tmp_path / "sitecustomize.py").write_text(textwrap.dedent("""\
@@ -175,9 +182,68 @@ def test_a_checker_bug_is_one_line_and_flake8_goes_on(tmp_path):
         core.analyse_source = broken
         """))
     (tmp_path / "train.py").write_text("import tensorflow as tf\nstrategy = tf.distribute.MirroredStrategy()\nx = 1 \n")
-    env = {**__import__("os").environ, "PYTHONPATH": str(tmp_path)}
+    env = _with_path(tmp_path)
     result = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "MG,W291", "train.py"],
                             capture_output=True, text=True, cwd=tmp_path, env=env)
     assert "train.py:3:6: W291 trailing whitespace" in result.stdout  # flake8's own checks still ran
     assert "mirrorguard: internal error on train.py: ZeroDivisionError: simulated" in result.stderr
     assert "Traceback" not in result.stderr
+    # flake8 itself reports that the file went unchecked, and fails the run.
+    assert ("train.py:1:1: MG000 internal error, nothing checked: ZeroDivisionError: simulated "
+            "(a bug of mirrorguard, not of this file: please report it; the other rules still reported)"
+            ) in result.stdout.splitlines()
+    assert result.returncode == 1
+
+
+# Break one rule for a run only: a sitecustomize on the path replaces MG201's check in the
+# registry (no hook in the product code). The other rules are as shipped.
+BREAK_MG201 = textwrap.dedent("""\
+    import dataclasses
+    from mirrorguard.checker import rules
+    def broken(context):
+        raise ValueError("simulated bug")
+        yield
+    rules.ALL_RULES = tuple(dataclasses.replace(r, check=broken) if r.code == "MG201" else r
+                            for r in rules.ALL_RULES)
+    """)
+BATCHED = textwrap.dedent("""\
+    import tensorflow as tf  # noqa
+    strategy = tf.distribute.MirroredStrategy()
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+    ds = ds.batch(64)  # noqa: MG201
+    """)
+FAILURE = ("train.py:2:1: MG201 internal error in rule MG201 (unscaled-global-batch-size): ValueError: simulated bug "
+           "(a bug of mirrorguard, not of this file: please report it; the other rules still reported)")
+
+
+def _broken_run(tmp_path, *args):
+    (tmp_path / "sitecustomize.py").write_text(BREAK_MG201)
+    (tmp_path / "train.py").write_text(BATCHED)
+    (tmp_path / "other.py").write_text("x = 1 \n")
+    env = _with_path(tmp_path)
+    return subprocess.run([sys.executable, "-m", "flake8", "--isolated", *args, "other.py", "train.py"],
+                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_rule_that_raises_is_reported_by_flake8_and_the_run_fails(tmp_path, jobs):
+    # Issue 17 part 4: a rule that raises is our bug, never silence. flake8 reports only what a
+    # plugin yields (an exception from the plugin makes flake8 drop every file's findings), so the
+    # failure is a finding under the failed rule's code, on the first line no `# noqa` can hide.
+    result = _broken_run(tmp_path, "--select", "MG,W291", "-j", jobs)
+    assert result.returncode == 1
+    assert sorted(result.stdout.splitlines()) == [
+        "other.py:1:6: W291 trailing whitespace",  # the other files still checked
+        FAILURE,  # names the rule and the file
+        "train.py:3:9: MG101 `tf.keras.Sequential(...)` builds a Keras model outside `strategy.scope()`; "
+        "build it inside `with strategy.scope():`",  # the other rules still report
+    ]  # and MG001 does not call the noqa comment naming the failed rule unused
+    assert "mirrorguard: train.py: internal error in rule MG201" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_failed_rule_shows_wherever_its_verdict_was_asked_for(tmp_path):
+    # Selected on its own, it still shows; with the rule ignored the user asked for no verdict of it.
+    assert FAILURE in _broken_run(tmp_path, "--select", "MG201").stdout.splitlines()
+    ignored = _broken_run(tmp_path, "--select", "MG", "--extend-ignore", "MG201")
+    assert "MG201" not in ignored.stdout and ignored.returncode == 1  # MG101 remains
