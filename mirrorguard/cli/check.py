@@ -122,6 +122,8 @@ def fixability_of(runner, results, settings, contents: dict[str, bytes], resolve
 
     items, data = [], []
     for result in results:
+        if result.error is not None:
+            continue  # its check failed (reported): `fix` leaves such a file alone, so nothing is fixable
         wanted = {fix_applicability(finding.code) for finding in result.findings}
         if wanted & {"safe", "unsafe"}:
             path = result.path

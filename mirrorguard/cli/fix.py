@@ -68,6 +68,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
+CHECK_FAILED = "the check of this file failed (see the error above), so it is left as it is"
+
+
 def run_fix(args: argparse.Namespace) -> int:
     from mirrorguard.checker.runner import Runner, default_jobs
     from mirrorguard.fixer.files import FIX_SUFFIXES, fix_reported
@@ -94,6 +97,11 @@ def run_fix(args: argparse.Namespace) -> int:
         if result.error is not None:
             error(f"{result.path}: {result.error}")
             status = EXIT_USAGE
+            # A rule failed on it: what the others found is not the whole story, so nothing moves.
+            for finding in result.findings:
+                print(_line(finding, f"not fixed: {CHECK_FAILED}"), file=report)
+            left += len(result.findings)
+            continue
         if not result.findings:
             continue  # nothing to fix: the file is not even read again
         # Cross-file findings need the summaries they were found with.
@@ -127,9 +135,18 @@ def _fix_stdin(args: argparse.Namespace, resolver) -> int:
     """Fix standard input; the result (the input itself when nothing changes) goes to standard output."""
     from mirrorguard.fixer.files import fix_bytes
 
+    from mirrorguard.checker.core import RuleFailed
+
     name = stdin_name(args)
-    outcome = fix_bytes(read_stdin(), name, resolver.settings_for(args.stdin_filename or name),
-                        unsafe=args.unsafe_fixes)
+    data = read_stdin()
+    try:
+        outcome = fix_bytes(data, name, resolver.settings_for(args.stdin_filename or name), unsafe=args.unsafe_fixes)
+    except RuleFailed as failed:
+        if not args.diff:  # an editor replaces its buffer with what it reads back: give it unchanged
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+        error(f"{name}: {failed}")
+        return EXIT_USAGE
     if outcome.skipped is not None:
         sys.stdout.buffer.write(outcome.data)
         sys.stdout.flush()

@@ -87,3 +87,33 @@ def test_check_exits_2_and_names_rule_and_file_on_stderr(tmp_path):
     assert "train.py:3:9: MG101" in result.stdout
     assert "train.py: internal error in rule MG201 (unscaled-global-batch-size): ValueError: simulated bug" in (
         result.stderr)
+
+
+def _main(capsys, monkeypatch, cwd, *args, stdin: bytes | None = None):
+    import io
+    import sys
+
+    from mirrorguard.cli import main
+
+    monkeypatch.chdir(cwd)
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_fix_leaves_a_file_whose_check_failed_as_it_is(broken_mg201, tmp_path, capsys, monkeypatch):
+    path = tmp_path / "train.py"
+    path.write_text(SOURCE)
+    code, out, err = _main(capsys, monkeypatch, tmp_path, "fix", "train.py")
+    assert code == 2 and path.read_text() == SOURCE  # MG101 alone would have moved: nothing may
+    assert "train.py:3:9: MG101 not fixed: the check of this file failed" in out
+    assert "internal error in rule MG201" in err
+    code, out, err = _main(capsys, monkeypatch, tmp_path, "check", "--show-fixes", "train.py")
+    assert code == 2 and "[*]" not in out and "internal error in rule MG201" in err
+
+
+def test_fix_of_standard_input_gives_the_input_back_when_a_rule_fails(broken_mg201, tmp_path, capsys, monkeypatch):
+    code, out, err = _main(capsys, monkeypatch, tmp_path, "fix", "-", stdin=SOURCE.encode())
+    assert code == 2 and out == SOURCE and "internal error in rule MG201" in err
