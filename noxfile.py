@@ -100,9 +100,13 @@ QUICK_ENV = {"TF_CPP_MIN_LOG_LEVEL": "2", "MIRRORGUARD_SCENARIOS": QUICK_SCENARI
 def runtime(session: nox.Session, tf: str) -> None:
     tensorflow, keras, tf_keras = MATRIX[tf]
     session.install("-e", ".", "pytest>=8")
-    session.install(tensorflow, tf_keras)
+    # scikit-learn: the test kit's reference loops (`mirrorguard verify`) train on the script's
+    # synthetic data, whose split is scikit-learn's (the `tf` extra has it).
+    session.install(tensorflow, tf_keras, "scikit-learn")
     if keras == "keras-nightly":
-        session.run("pip", "uninstall", "-y", "keras")
+        # run_install: part of the install (done by --install-only, skipped by -R/--no-install,
+        # which would otherwise delete the files keras-nightly shares with keras).
+        session.run_install("pip", "uninstall", "-y", "keras")
         session.install("--pre", "keras-nightly")
     else:
         session.install(keras)
