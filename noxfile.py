@@ -14,8 +14,9 @@ README's table and docs/versions.md name exactly what this file installs.
 
 Each cell installs mirrorguard itself (without extras), pytest, and the pinned stack, then
 runs the runtime's quick subset (QUICK_TESTS: the 2-replica cases of tests/runtime for both
-guards, explain_errors on real failures and assert_mirrored in custom loops, and the test
-kit's TensorFlow tests), on Keras 3 and on tf-keras (``TF_USE_LEGACY_KERAS=1``): the runtime tests
+guards, explain_errors on real failures and assert_mirrored in custom loops, the tests of
+every private touch in mirrorguard/runtime/compat.py, and every TensorFlow test of the test
+kit: plugin, oracle, workers), on Keras 3 and on tf-keras (``TF_USE_LEGACY_KERAS=1``): the runtime tests
 start one subprocess per flavour themselves. Environments live in .nox/ (gitignored); a
 TensorFlow install is about 1.5 GB, so ``nox -r`` reuses them.
 """
@@ -73,7 +74,13 @@ QUICK_TESTS = {
         "test_per_replica_mean_loss_multiplies_the_update_by_the_replica_count",
         "test_default_loss_object_in_a_replica_function",
     ],
-    "tests/testkit/test_testkit_plugin.py": [],  # all of its TensorFlow tests
+    # Every TensorFlow test of the test kit: the pytest plugin's fixtures, the replica oracle on its
+    # matrix of programs and in verify/the fixture, and two real workers forming one strategy.
+    "tests/testkit": [],
+    # Every private TensorFlow/Keras touch of mirrorguard/runtime/compat.py: what it gives here,
+    # and a loud CompatError once it is taken away.
+    "tests/runtime/test_compat.py": [],
+    "tests/runtime/test_compat_explain.py": [],
 }
 QUICK_SCENARIOS = ",".join([
     "mv_inside_passes", "mv_outside_default_strategy", "mv_outside_with_strategy", "mv_fit_inside_model_outside",
@@ -84,7 +91,7 @@ QUICK_SCENARIOS = ",".join([
     "am_everything_outside", "am_step_counter_outside", "am_layer_built_outside",
     "mg301_loss_averaged_per_replica",
 ])
-QUICK_SELECT = "(2rep and ({})) or testkit".format(" or ".join(t for tests in QUICK_TESTS.values() for t in tests))
+QUICK_SELECT = "(2rep and ({})) or testkit or compat".format(" or ".join(t for tests in QUICK_TESTS.values() for t in tests))
 QUICK_ENV = {"TF_CPP_MIN_LOG_LEVEL": "2", "MIRRORGUARD_SCENARIOS": QUICK_SCENARIOS}
 
 
@@ -93,9 +100,13 @@ QUICK_ENV = {"TF_CPP_MIN_LOG_LEVEL": "2", "MIRRORGUARD_SCENARIOS": QUICK_SCENARI
 def runtime(session: nox.Session, tf: str) -> None:
     tensorflow, keras, tf_keras = MATRIX[tf]
     session.install("-e", ".", "pytest>=8")
-    session.install(tensorflow, tf_keras)
+    # scikit-learn: the test kit's reference loops (`mirrorguard verify`) train on the script's
+    # synthetic data, whose split is scikit-learn's (the `tf` extra has it).
+    session.install(tensorflow, tf_keras, "scikit-learn")
     if keras == "keras-nightly":
-        session.run("pip", "uninstall", "-y", "keras")
+        # run_install: part of the install (done by --install-only, skipped by -R/--no-install,
+        # which would otherwise delete the files keras-nightly shares with keras).
+        session.run_install("pip", "uninstall", "-y", "keras")
         session.install("--pre", "keras-nightly")
     else:
         session.install(keras)

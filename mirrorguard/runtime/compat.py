@@ -45,17 +45,34 @@ def _guard_missing(what: str, where: str) -> CompatError:
     )
 
 
+# Where every Keras 3 release defines the class all its variables share (`KerasVariable` in
+# Keras 3.3, `Variable` later).
+_KERAS3_COMMON_VARIABLES = "keras.src.backend.common.variables"
+
+
 def keras3_variable_class():
-    """`keras.Variable` when Keras 3 is loaded, else None (then nothing can be one)."""
+    """The class every Keras 3 variable is an instance of, when Keras 3 is loaded; else None
+    (then nothing can be one).
+
+    Not `keras.Variable` itself: up to Keras 3.3 (TensorFlow 2.16's) that is a subclass which
+    layers never make (they make the backend's class), so a layer's weight is not an instance
+    of it. The base they share is the class of `keras.Variable`'s MRO that Keras's common
+    backend module defines.
+    """
     import sys
 
     keras = sys.modules.get("keras")
     if keras is None:
         return None
     variable = getattr(keras, "Variable", None)
-    if variable is None and getattr(keras, "__version__", "0").startswith("3"):
-        raise _guard_missing("the Keras 3 variable class", "keras.Variable")
-    return variable
+    if variable is None:
+        if getattr(keras, "__version__", "0").startswith("3"):
+            raise _guard_missing("the Keras 3 variable class", "keras.Variable")
+        return None
+    for cls in variable.__mro__:
+        if cls.__module__ == _KERAS3_COMMON_VARIABLES:
+            return cls
+    raise _guard_missing("the base class of Keras 3 variables", f"keras.Variable's base in {_KERAS3_COMMON_VARIABLES}")
 
 
 def tf_variable_of(variable):

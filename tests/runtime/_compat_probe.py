@@ -51,8 +51,16 @@ inner = compat.tf_variable_of(weight)
 out["tf_variable_kind"] = type(inner).__name__
 out["tf_variable_of_tf_variable_is_itself"] = compat.tf_variable_of(outside) is outside
 out["tf_variable_of_other"] = repr(compat.tf_variable_of("kernel"))
-out["keras3_variable_class"] = getattr(compat.keras3_variable_class(), "__name__", None)
+out["keras3_variable_class"] = getattr(compat.keras3_variable_class(), "__module__", None)
 if out["flavour"] == "keras3":
+    import keras as keras3
+
+    base = compat.keras3_variable_class()
+    out["keras3_variable_class_holds_the_weight"] = isinstance(weight, base)
+    out["keras3_variable_class_is_a_base_of_keras_variable"] = issubclass(keras3.Variable, base)
+    public = keras3.Variable
+    gone("keras3_variable_class", lambda: setattr(keras3, "Variable", type("Variable", (), {})),
+         compat.keras3_variable_class, lambda: setattr(keras3, "Variable", public))
     saved = weight._value
     gone("tf_variable_of", lambda: object.__delattr__(weight, "_value"), lambda: compat.tf_variable_of(weight),
          lambda: object.__setattr__(weight, "_value", saved))

@@ -56,7 +56,12 @@ def test_tf_variable_of(probe):
     assert probe["tf_variable_of_tf_variable_is_itself"] is True
     assert probe["tf_variable_of_other"] == "None"
     if probe["flavour"] == "keras3":
-        assert probe["keras3_variable_class"] == "Variable"
+        # The class Keras's common backend defines, which every layer's weight is, on every
+        # Keras 3 (on 3.3 `keras.Variable` is a subclass layers never make).
+        assert probe["keras3_variable_class"] == "keras.src.backend.common.variables"
+        assert probe["keras3_variable_class_holds_the_weight"] is True
+        assert probe["keras3_variable_class_is_a_base_of_keras_variable"] is True
+        assert_loud(probe, "keras3_variable_class", "keras.src.backend.common.variables")
         assert_loud(probe, "tf_variable_of", "keras.Variable._value")
     else:  # tf-keras weights are TF variables: nothing private is read
         assert "tf_variable_of_gone" not in probe

@@ -59,11 +59,10 @@ def read_scalars(log_dir) -> dict:
     return json.loads(result.stdout.splitlines()[-1])
 
 
-@pytest.mark.parametrize("loop", ["fit", "custom"])
-def test_plot_and_tensorboard_show_every_epoch_of_training_and_validation(tmp_path, loop):
-    args = ["--dataset", "synthetic", "--replicas", "2", "--epochs", "2", "--image-size", "8", "--loop", loop,
-            "--plot", "out/curves.png", "--tensorboard", "logs", "--backup-dir", "backup"]
-    result = train(args, tmp_path)
+def test_plot_and_tensorboard_show_every_epoch_of_training_and_validation(digits_run):
+    # The five-epoch digits run of both loops, which draws the curves and writes the logs
+    # (tests/train/conftest.py); test_train_runs.py reads its accuracy and summary.
+    result, tmp_path = digits_run, digits_run.folder
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stderr == ""
     assert "Saved the curves to out/curves.png\n" in result.stdout
@@ -82,7 +81,7 @@ def test_plot_and_tensorboard_show_every_epoch_of_training_and_validation(tmp_pa
     scalars = read_scalars(tmp_path / "logs")
     for log in ("train", "validation"):
         for tag in ("epoch_loss", "epoch_accuracy"):
-            assert [step for step, _ in scalars[log][tag]] == [0, 1], (log, tag, scalars)
+            assert [step for step, _ in scalars[log][tag]] == [0, 1, 2, 3, 4], (log, tag, scalars)
     # The logged losses are the ones the script printed for the last epoch.
     last_line = [line for line in result.stdout.splitlines() if "val_loss: " in line][-1]
     printed_loss = float(re.search(r"(?<![_a-z])loss: (\d+\.\d+)", last_line).group(1))
