@@ -188,6 +188,20 @@ def trackable_children(value) -> dict | None:
         return {}
 
 
+def child_layers(layer) -> list:
+    """The layers directly inside ``layer`` (a model's layers, a layer's sublayers), in order.
+
+    Keras tracks sublayers (attributes, lists, nested models) in ``_flatten_layers`` on both
+    Keras 3 and tf-keras; the public ``layers`` lists only a model's top level and a plain
+    layer has none, so the oracle would miss the Dropout inside a custom block.
+    """
+    try:
+        flatten = layer._flatten_layers  # noqa: SLF001
+    except AttributeError:
+        raise _guard_missing("a layer's sublayers", "Layer._flatten_layers") from None
+    return list(flatten(include_self=False, recursive=False))
+
+
 def checkpoint_save_counter(checkpoint):
     """The `save_counter` of a `tf.train.Checkpoint` if a save created it, without creating it."""
     try:

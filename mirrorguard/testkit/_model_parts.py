@@ -34,17 +34,15 @@ def tf_variable(variable):
 
 def all_layers(model) -> list:
     """Every layer inside ``model`` (itself included), each once, depth first."""
+    from mirrorguard.runtime import compat
+
     seen: dict[int, Any] = {}
 
     def visit(layer) -> None:
         if id(layer) in seen:
             return
         seen[id(layer)] = layer
-        flatten = getattr(layer, "_flatten_layers", None)
-        children = (
-            list(flatten(include_self=False, recursive=False)) if callable(flatten) else getattr(layer, "layers", [])
-        )
-        for child in children:
+        for child in compat.child_layers(layer):
             visit(child)
 
     visit(model)

@@ -65,6 +65,26 @@ if out["flavour"] == "keras3":
     gone("tf_variable_of", lambda: object.__delattr__(weight, "_value"), lambda: compat.tf_variable_of(weight),
          lambda: object.__setattr__(weight, "_value", saved))
 
+# child_layers
+
+
+class _Block(keras.layers.Layer):
+    def __init__(self):
+        super().__init__()
+        self.inner = [keras.layers.Dense(2), keras.layers.Dropout(0.5)]
+
+    def call(self, x):
+        return self.inner[1](self.inner[0](x))
+
+
+nested = keras.Sequential([keras.Input((3,)), _Block()])
+out["child_layers_of_model"] = [type(layer).__name__ for layer in compat.child_layers(nested)]
+out["child_layers_of_block"] = [type(layer).__name__ for layer in compat.child_layers(nested.layers[0])]
+flatten = type(nested)._flatten_layers
+owner = next(klass for klass in type(nested).__mro__ if "_flatten_layers" in vars(klass))
+gone("child_layers", lambda: delattr(owner, "_flatten_layers"), lambda: compat.child_layers(nested),
+     lambda: setattr(owner, "_flatten_layers", flatten))
+
 # steps_per_execution
 out["steps_per_execution"] = compat.steps_per_execution(model)
 attribute = "steps_per_execution" if out["flavour"] == "keras3" else "_steps_per_execution"

@@ -102,6 +102,13 @@ def test_trackable_children(probe):
     assert_loud(probe, "trackable_children", "_trackable_children")
 
 
+def test_child_layers(probe):
+    # A layer's own sublayers (a list attribute), which the public `layers` does not list.
+    assert probe["child_layers_of_model"] == ["InputLayer", "_Block"]
+    assert probe["child_layers_of_block"] == ["Dense", "Dropout"]
+    assert_loud(probe, "child_layers", "_flatten_layers")
+
+
 def test_checkpoint_save_counter(probe):
     # Not created by looking (the public property would create it), made by the first save.
     assert probe["save_counter_before_save"] == "None"
