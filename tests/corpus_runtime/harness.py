@@ -60,11 +60,14 @@ SCOPE_MESSAGES = (
     "colocate_vars_with must only be passed a variable created in this",
 )
 
+FIXED_FOLDER_PREFIX = "mg-corpus-fixed-"
 PROGRESS = False  # harness.py's main() prints a line per script as it ends
-GROUP = 12  # scripts per process: TensorFlow's start-up (seconds) is paid once per group
+GROUP = 70  # scripts per process at most: TensorFlow's start-up (about 7 CPU s) is paid once per group
 # CPU seconds a script may use (its process's CPU time, so a loaded machine does not turn a
-# runnable script into a time-out); a script that runs "in seconds" needs far less.
-PER_SCRIPT_TIMEOUT = 60.0
+# runnable script into a time-out); a script that runs "in seconds" needs far less (the
+# judged runs of a whole-corpus run: see README.md). One that runs out of it is not tried
+# again with tf-keras: it does not run in seconds.
+PER_SCRIPT_TIMEOUT = 12.0
 WALL_PER_SCRIPT = 600.0  # the backstop for a process that hangs outside Python, per script
 
 
@@ -132,6 +135,7 @@ class Run:
     tries: list = field(default_factory=list)
     cpu: float = 0.0  # CPU seconds the script's runs used in the runner (all flavours tried)
     after_fix: "Run | None" = None  # its copy as `mirrorguard fix` leaves it, run the same way
+    fix_changes: bool = False  # `mirrorguard fix` changes the script
 
 
 def _point(message: str) -> str:
@@ -142,8 +146,12 @@ def _point(message: str) -> str:
         return ""
     if lines[0].endswith(":"):
         for line in lines[1:]:
-            if not line.startswith(("File ", "Detected at node", "[[", "return ", "raise ")) and not line.endswith(":"):
-                return f"{lines[0]} {line}"[:240]
+            if line.startswith(("File ", "Detected at node", "[[", "return ", "raise ")) or line.endswith(":"):
+                continue
+            if re.fullmatch(r"\d+ root error\(s\) found\.|\d+ successful operations\.|\d+ derived errors ignored\.",
+                            line):
+                continue
+            return f"{lines[0]} {line}"[:240]
     return lines[0][:200]
 
 
@@ -194,9 +202,14 @@ def _read_process(command: list[str], flavour: str) -> tuple[list[str], str]:
             break
         if line.startswith((START, PREFIX)):
             protocol.append(line)
+            if CACHE is not None and line.startswith(PREFIX):
+                raw = json.loads(line[len(PREFIX):])
+                if "skipped" not in raw:
+                    CACHE.add(flavour, raw)
             deadline = time.monotonic() + WALL_PER_SCRIPT
             if PROGRESS and line.startswith(PREFIX) and "skipped" not in (raw := json.loads(line[len(PREFIX):])):
-                print(f"[corpus {flavour}] {name_of(Path(raw['file']))}: {' '.join(classify(raw))[:150]} "
+                fixed = " (fixed copy)" if FIXED_FOLDER_PREFIX in raw["file"] else ""
+                print(f"[corpus {flavour}] {name_of(Path(raw['file']))}{fixed}: {' '.join(classify(raw))[:150]} "
                       f"({raw.get('seconds', 0):.1f} s, {raw.get('cpu_seconds', 0):.1f} CPU s)", file=sys.stderr, flush=True)
         else:
             tail.append(line.rstrip())
@@ -241,10 +254,72 @@ def _run_group(entries: list[str], flavour: str, replicas: int, timeout: float) 
     return results
 
 
+class Cache:
+    """harness.py --cache FILE: every script's raw result, one JSON line each, kept as it arrives.
+
+    A run that is stopped (or a machine too loaded to finish in one sitting) resumes where it
+    was: a script is not run again while its text, the flavour, the limits and _runner.py are
+    those its line was written with. Only the command line uses it; the test always runs all.
+    """
+
+    def __init__(self, path: Path, replicas: int, timeout: float):
+        import hashlib
+
+        self._hash = lambda text: hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
+        self.path = path
+        self.setting = self._hash(f"{RUNNER.read_text(encoding='utf-8')}|{replicas}|{timeout}")
+        self.lock = threading.Lock()
+        self.known: dict[tuple[str, str], dict] = {}
+        if path.exists():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                item = json.loads(line)
+                if item["setting"] == self.setting:
+                    self.known[(item["flavour"], item["text"])] = item["raw"]
+
+    def key(self, flavour: str, file: str) -> tuple[str, str]:
+        return flavour, self._hash(Path(file).read_text(encoding="utf-8", errors="replace"))
+
+    def get(self, flavour: str, file: str) -> dict | None:
+        raw = self.known.get(self.key(flavour, file))
+        return None if raw is None else dict(raw, file=str(Path(file).resolve()))
+
+    def add(self, flavour: str, raw: dict) -> None:
+        if raw.get("exception") in ("ProcessCrashed", "ProcessFailed") or not Path(raw.get("file", "")).exists():
+            return
+        flavour_, text = self.key(flavour, raw["file"])
+        with self.lock:
+            self.known[(flavour_, text)] = raw
+            with self.path.open("a", encoding="utf-8") as out:
+                out.write(json.dumps({"setting": self.setting, "flavour": flavour_, "text": text, "raw": raw}) + "\n")
+
+
+CACHE: Cache | None = None
+
+
 def run_scripts(entries: list[str], flavour: str, replicas: int = 2, workers: int = 2,
                 timeout: float = PER_SCRIPT_TIMEOUT) -> dict[str, dict]:
-    groups = [entries[i:i + GROUP] for i in range(0, len(entries), GROUP)]
     results: dict[str, dict] = {}
+    if CACHE is not None:
+        todo = []
+        for entry in entries:
+            files = entry.split("::")
+            cached = [CACHE.get(flavour, f) for f in files]
+            original_done = cached[0] is not None
+            fixed_needed = len(files) > 1 and original_done and classify(cached[0])[0] in JUDGED
+            if original_done and (not fixed_needed or cached[1] is not None):
+                for f, raw in zip(files, cached):
+                    if raw is not None:
+                        results[str(Path(f).resolve())] = raw
+            else:
+                todo.append(entry)
+        entries = todo
+        if not entries:
+            return results
+    # As few processes as GROUP allows, a multiple of the workers so that both stay busy.
+    count = max(1, -(-len(entries) // GROUP))
+    count = -(-count // workers) * workers
+    size = max(1, -(-len(entries) // count))
+    groups = [entries[i:i + size] for i in range(0, len(entries), size)]
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
         for part in pool.map(lambda g: _run_group(g, flavour, replicas, timeout), groups):
             results.update(part)
@@ -287,14 +362,15 @@ def run_corpus(paths: list[Path] | None = None, replicas: int = 2, workers: int 
     """
     paths = corpus_scripts() if paths is None else paths
     runs: dict[str, Run] = {}
-    with tempfile.TemporaryDirectory(prefix="mg-corpus-fixed-") as folder:
+    with tempfile.TemporaryDirectory(prefix=FIXED_FOLDER_PREFIX) as folder:
         copies = fixed_copies(paths, Path(folder)) if fixes else {}
         to_run: list[Path] = []
         for path in paths:
             missing = missing_modules(path)
             if missing:
                 reason = f"not started: it imports {', '.join(missing)}, not installed here (found before running)"
-                runs[name_of(path)] = Run(name_of(path), "-", "cannot", reason, tries=[reason])
+                runs[name_of(path)] = Run(name_of(path), "-", "cannot", reason, tries=[reason],
+                                          fix_changes=path in copies)
             else:
                 to_run.append(path)
 
@@ -307,13 +383,14 @@ def run_corpus(paths: list[Path] | None = None, replicas: int = 2, workers: int 
             raw = results.get(str(fixed.resolve())) if fixed is not None else None
             if raw is not None and "skipped" not in raw:
                 run.after_fix = _run_of(path, flavour, raw)
+            run.fix_changes = fixed is not None
             return run
 
         keras3 = run_scripts(entries(to_run), "keras3", replicas, workers)
         retry: list[Path] = []
         for path in to_run:
             run = runs[name_of(path)] = record(path, "keras3", keras3)
-            if run.verdict == "cannot":
+            if run.verdict == "cannot" and not run.detail.startswith("Timeout"):
                 retry.append(path)
         if retry:
             tfkeras = run_scripts(entries(retry), "tfkeras", replicas, workers)
@@ -366,6 +443,7 @@ class Comparison:
     fixed: list = field(default_factory=list)  # judged scripts whose fixed copy ran
     fix_clean: list = field(default_factory=list)  # ... and trained clean, with guarded fits
     fix_broken: list = field(default_factory=list)  # ... and did not
+    changed_by_fix: list = field(default_factory=list)  # every script `mirrorguard fix` changes
 
 
 def fix_is_clean(run: Run) -> bool:
@@ -384,6 +462,8 @@ def compare(runs: dict[str, Run], paths: list[Path]) -> Comparison:
             result.batch.append(name)
         else:
             result.cannot.append(name)
+        if run.fix_changes:
+            result.changed_by_fix.append(name)
         if name in result.judged and run.after_fix is not None:
             result.fixed.append(name)
             (result.fix_clean if fix_is_clean(run) else result.fix_broken).append(name)
@@ -430,10 +510,13 @@ def summary(comparison: Comparison) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--write", action="store_true", help="refresh RESULTS.md")
+    parser.add_argument("--cache", type=Path, help="keep raw results in this JSON-lines file and resume from it")
     parser.add_argument("files", nargs="*")
     args = parser.parse_args(argv)
-    global PROGRESS
+    global PROGRESS, CACHE
     PROGRESS = True
+    if args.cache:
+        CACHE = Cache(args.cache, 2, PER_SCRIPT_TIMEOUT)
     paths = [Path(f).resolve() for f in args.files] or corpus_scripts()
     began, cpu_began = time.monotonic(), _cpu_seconds()
     runs = run_corpus(paths)
