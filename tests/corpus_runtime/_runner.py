@@ -39,6 +39,7 @@ from pathlib import Path
 
 PREFIX = "MG-CORPUS "
 START = "MG-CORPUS-START "
+STOPPED = "MG-CORPUS-STOPPED "
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--replicas", type=int, default=2)
@@ -482,6 +483,13 @@ def main():
             else:
                 outcome = {"file": str(Path(fixed).resolve()), "skipped": "the original got no verdict"}
             print(PREFIX + json.dumps(outcome), file=REAL_STDOUT, flush=True)
+        if not tf.executing_eagerly():
+            # Left in graph mode for good: by the script (tf.compat.v1.disable_eager_execution) or
+            # by a time-out that stopped TensorFlow half-way through entering a graph. Every later
+            # script would fail for it ("__iter__() is only supported inside of tf.function"), so
+            # the process ends here and harness.py starts a fresh one for the rest.
+            print(STOPPED + json.dumps(entry), file=REAL_STDOUT, flush=True)
+            return
 
 
 if __name__ == "__main__":

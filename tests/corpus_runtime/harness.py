@@ -44,7 +44,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 CORPUS = REPO / "tests" / "corpus"
 RUNNER = HERE / "_runner.py"
-PREFIX, START = "MG-CORPUS ", "MG-CORPUS-START "
+PREFIX, START, STOPPED = "MG-CORPUS ", "MG-CORPUS-START ", "MG-CORPUS-STOPPED "
 
 SCOPE_CODES = frozenset({"MG101", "MG102", "MG103", "MG104", "MG105"})
 RUNTIME_SCOPE = frozenset({"guard", "tf-scope"})
@@ -146,7 +146,8 @@ def _point(message: str) -> str:
         return ""
     if lines[0].endswith(":"):
         for line in lines[1:]:
-            if line.startswith(("File ", "Detected at node", "[[", "return ", "raise ")) or line.endswith(":"):
+            if line.startswith(("File ", "Detected at node", "[[", "return ", "raise ")) or line.endswith(":") or (
+                    line == "..."):
                 continue
             if re.fullmatch(r"\d+ root error\(s\) found\.|\d+ successful operations\.|\d+ derived errors ignored\.",
                             line):
@@ -200,7 +201,7 @@ def _read_process(command: list[str], flavour: str) -> tuple[list[str], str]:
             break
         if line is None:
             break
-        if line.startswith((START, PREFIX)):
+        if line.startswith((START, PREFIX, STOPPED)):
             protocol.append(line)
             if CACHE is not None and line.startswith(PREFIX):
                 raw = json.loads(line[len(PREFIX):])
@@ -217,6 +218,22 @@ def _read_process(command: list[str], flavour: str) -> tuple[list[str], str]:
     return protocol, "\n".join(tail)[-1500:]
 
 
+# Reasons a script cannot run that are this machine's, not the Keras flavour's: the data or the
+# network is not there, the strategy TensorFlow made has one replica here (TPU resolver, no
+# TF_CONFIG, no GPUs), or the script needs more than seconds. tf-keras would stop at the same
+# line, so it is not tried (a whole-corpus run that retried every script found no exception:
+# README.md, "What a run changes").
+MACHINE_REASONS = re.compile(
+    r"^(Timeout|FileNotFoundError|ran, but no strategy over 2 replicas)"
+    r"|^NotFoundError: .*(file not found|No such file)"
+    r"|Could not resolve host|libcurl|no synthetic stand-in"
+)
+
+
+def machine_reason(detail: str) -> bool:
+    return bool(MACHINE_REASONS.search(detail))
+
+
 def _entry_files(entry: str) -> list[str]:
     return [str(Path(part).resolve()) for part in entry.split("::")]
 
@@ -230,13 +247,19 @@ def _run_group(entries: list[str], flavour: str, replicas: int, timeout: float) 
         command = [sys.executable, str(RUNNER), "--replicas", str(replicas), "--timeout", str(timeout), *pending]
         protocol, tail = _read_process(command, flavour)
         started: list[str] = []
+        stopped = False
         for line in protocol:
-            if line.startswith(START):
+            if line.startswith(STOPPED):
+                stopped = True  # the runner ended the process between scripts: the rest go on in a new one
+            elif line.startswith(START):
                 started.append(str(Path(json.loads(line[len(START):])).resolve()))
             else:
                 raw = json.loads(line[len(PREFIX):])
                 results[raw["file"]] = raw
         rest = [e for e in pending if any(f not in results for f in _entry_files(e))]
+        if rest and stopped:
+            pending = rest
+            continue
         if rest:
             files = _entry_files(rest[0])
             if not (started and started[-1] in files):
@@ -390,7 +413,7 @@ def run_corpus(paths: list[Path] | None = None, replicas: int = 2, workers: int 
         retry: list[Path] = []
         for path in to_run:
             run = runs[name_of(path)] = record(path, "keras3", keras3)
-            if run.verdict == "cannot" and not run.detail.startswith("Timeout"):
+            if run.verdict == "cannot" and not machine_reason(run.detail):
                 retry.append(path)
         if retry:
             tfkeras = run_scripts(entries(retry), "tfkeras", replicas, workers)
