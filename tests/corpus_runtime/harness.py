@@ -160,6 +160,10 @@ def classify(raw: dict) -> tuple[str, str]:
     """(verdict, detail) from what _runner.py observed for one script."""
     exception, message = raw.get("exception"), raw.get("message") or ""
     first_line = _point(message)
+    if exception == "NotMirroredError" and not raw.get("strategies"):
+        # The guard on a script that makes no tf.distribute strategy at all: its "several devices,
+        # default strategy" check sees this harness's 2 logical CPUs, not a mistake of the script.
+        return "cannot", "no tf.distribute strategy made (the guard saw only the harness's 2 CPU devices)"
     if exception == "NotMirroredError":
         return "guard", first_line
     if exception in ("UnevenBatchError",):
@@ -415,8 +419,21 @@ def run_corpus(paths: list[Path] | None = None, replicas: int = 2, workers: int 
             run = runs[name_of(path)] = record(path, "keras3", keras3)
             if run.verdict == "cannot" and not machine_reason(run.detail):
                 retry.append(path)
-        if retry:
-            tfkeras = run_scripts(entries(retry), "tfkeras", replicas, workers)
+        # A fixed copy that Keras 3 could not run for a reason that is neither a scope mistake nor
+        # the machine's is tried with tf-keras too, as its original would have been.
+        fix_retry = [p for p in to_run if runs[name_of(p)].verdict in JUDGED and runs[name_of(p)].after_fix is not None
+                     and runs[name_of(p)].after_fix.verdict == "cannot"
+                     and not machine_reason(runs[name_of(p)].after_fix.detail)]
+        if retry or fix_retry:
+            tfkeras = run_scripts(entries(retry + fix_retry), "tfkeras", replicas, workers)
+            for path in fix_retry:
+                again = record(path, "tfkeras", tfkeras)
+                run = runs[name_of(path)]
+                if again.after_fix is not None:
+                    run.after_fix.tries = [*run.after_fix.tries, *again.after_fix.tries]
+                    if again.after_fix.verdict != "cannot":
+                        again.after_fix.tries = run.after_fix.tries
+                        run.after_fix = again.after_fix
             for path in retry:
                 again = record(path, "tfkeras", tfkeras)
                 run = runs[name_of(path)]
@@ -466,6 +483,7 @@ class Comparison:
     fixed: list = field(default_factory=list)  # judged scripts whose fixed copy ran
     fix_clean: list = field(default_factory=list)  # ... and trained clean, with guarded fits
     fix_broken: list = field(default_factory=list)  # ... and did not
+    fix_unjudged: list = field(default_factory=list)  # ... and could not, for the machine's reasons
     changed_by_fix: list = field(default_factory=list)  # every script `mirrorguard fix` changes
 
 
@@ -489,7 +507,12 @@ def compare(runs: dict[str, Run], paths: list[Path]) -> Comparison:
             result.changed_by_fix.append(name)
         if name in result.judged and run.after_fix is not None:
             result.fixed.append(name)
-            (result.fix_clean if fix_is_clean(run) else result.fix_broken).append(name)
+            if fix_is_clean(run):
+                result.fix_clean.append(name)
+            elif run.after_fix.verdict == "cannot" and machine_reason(run.after_fix.detail):
+                result.fix_unjudged.append(name)  # out of time, or one replica here: not the fix's doing
+            else:
+                result.fix_broken.append(name)
     return result
 
 
@@ -527,7 +550,7 @@ def summary(comparison: Comparison) -> str:
             f"batch guard {len(comparison.batch)}; cannot run here {len(comparison.cannot)} "
             f"({not_started} not started: a module they import is not installed); "
             f"fixed copies run {len(comparison.fixed)}: clean {len(comparison.fix_clean)}, "
-            f"not clean {len(comparison.fix_broken)}")
+            f"not clean {len(comparison.fix_broken)}, cannot run here {len(comparison.fix_unjudged)}")
 
 
 def main(argv=None) -> int:

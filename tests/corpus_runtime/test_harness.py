@@ -58,7 +58,11 @@ def test_a_sibling_module_of_the_script_is_present(tmp_path):
 def test_outcomes_are_read_as_verdicts():
     fit_ok = {"exception": None, "replicas": [2], "strategies": ["MirroredStrategy"], "fits_done": 1}
     assert harness.classify(fit_ok)[0] == "clean"
-    assert harness.classify({"exception": "NotMirroredError", "message": "m"})[0] == "guard"
+    made = {"strategies": ["MirroredStrategy"], "replicas": [2]}
+    assert harness.classify({"exception": "NotMirroredError", "message": "m", **made})[0] == "guard"
+    # No strategy at all: the guard's "several devices" check sees only the harness's CPU split.
+    verdict, detail = harness.classify({"exception": "NotMirroredError", "message": "m", "strategies": []})
+    assert verdict == "cannot" and "no tf.distribute strategy" in detail
     assert harness.classify({"exception": "UnevenBatchError", "message": "m"})[0] == "batch"
     mixing = "Mixing different tf.distribute.Strategy objects: <A> is not <B>"
     assert harness.classify({"exception": "RuntimeError", "message": mixing})[0] == "tf-scope"
@@ -92,3 +96,17 @@ def test_groups_keep_both_workers_busy_and_stay_under_the_group_size(monkeypatch
     harness.run_scripts([f"f{i}.py" for i in range(150)], "keras3", workers=2)
     assert len(seen) % 2 == 0 and max(map(len, seen)) <= harness.GROUP
     assert sum(seen, []) == [f"f{i}.py" for i in range(150)]
+
+
+def test_only_the_machines_reasons_skip_the_tf_keras_retry():
+    for detail in ("FileNotFoundError: [Errno 2] No such file or directory: 'data/x.csv'",
+                   "NotFoundError: tf.data snapshot element_spec file not found: /data/x/dataset_spec.pb.",
+                   "FailedPreconditionError: Error executing an HTTP request: libcurl code 6 meaning 'Could not resolve hostname'",
+                   "ran, but no strategy over 2 replicas (strategies made: TPUStrategy(1))",
+                   "Timeout: still running after 12 CPU seconds"):
+        assert harness.machine_reason(detail), detail
+    for detail in ("ValueError: When using `save_weights_only=True` in `ModelCheckpoint`, the filepath provided must end in",
+                   "ValueError: File not found: filepath=teachers/a.keras. Please ensure the file is an accessible `.keras` zip file.",
+                   "TypeError: Could not locate class 'SparseCategoricalAccuracy'.",
+                   "InvalidArgumentError: Graph execution error: (0) INVALID_ARGUMENT:  You must feed a value for placeholder"):
+        assert not harness.machine_reason(detail), detail
