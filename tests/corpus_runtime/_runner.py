@@ -10,7 +10,8 @@ these changes to its world, none of them to what TensorFlow or Keras do:
 * downloads have synthetic stand-ins of the same shapes and dtypes (``keras.datasets.*``,
   ``tfds.load``, ``image_dataset_from_directory``, pretrained weights -> random weights);
 * every ``fit()`` gets mirrorguard's ``AssertMirroredVariables`` and ``AssertEvenBatchSplit``
-  callbacks, ``epochs=1`` and at most 2 steps (validation: 1), so a run takes seconds.
+  callbacks, ``epochs=1`` and 1 step (validation: 1), and ``evaluate()`` runs 1 step, so a run
+  takes seconds.
 
 One JSON line per script goes to stdout (``MG-CORPUS {...}``), written as soon as the
 script ends, so the parent (harness.py) can tell which script a crashed process was in.
@@ -38,10 +39,11 @@ from pathlib import Path
 
 PREFIX = "MG-CORPUS "
 START = "MG-CORPUS-START "
+STOPPED = "MG-CORPUS-STOPPED "
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--replicas", type=int, default=2)
-parser.add_argument("--timeout", type=float, default=60.0,
+parser.add_argument("--timeout", type=float, default=12.0,
                     help="CPU seconds per script (CPU, not wall-clock, time: the neighbours' load does not count)")
 parser.add_argument("files", nargs="+")
 ARGS = parser.parse_args()
@@ -60,7 +62,7 @@ import keras  # noqa: E402  (the flavour TF_USE_LEGACY_KERAS picks is what tf.ke
 from mirrorguard import MirrorGuardError  # noqa: E402
 
 TRAIN_ROWS, TEST_ROWS = 256, 64  # even splits for every power-of-two batch a script may pick
-STEPS, VALIDATION_STEPS = 2, 1
+STEPS, VALIDATION_STEPS = 1, 1  # the guards judge before and while the first step is traced
 
 
 class ScriptTimeout(BaseException):
@@ -137,6 +139,24 @@ def _guard_fit(model_class):
 
     fit._mg_corpus_guarded = True
     model_class.fit = fit
+
+
+def _short_evaluate(model_class):
+    # A script's own evaluate() runs one batch: it returns what it always does, and costs one step.
+    if getattr(model_class.evaluate, "_mg_corpus_short", False):
+        return
+    original = model_class.evaluate
+    signature = inspect.signature(original)
+
+    @functools.wraps(original)
+    def evaluate(self, *args, **kwargs):
+        bound = signature.bind(self, *args, **kwargs)
+        steps = bound.arguments.get("steps")
+        bound.arguments["steps"] = VALIDATION_STEPS if steps is None else min(int(steps), VALIDATION_STEPS)
+        return original(*bound.args, **bound.kwargs)
+
+    evaluate._mg_corpus_short = True
+    model_class.evaluate = evaluate
 
 
 # Synthetic stand-ins for downloads -----------------------------------------------------
@@ -319,6 +339,7 @@ def _install_patches():
         flavours.append(tf.keras)
     for flavour in flavours:
         _guard_fit(flavour.Model)
+        _short_evaluate(flavour.Model)
         _patch_keras_datasets(flavour.datasets)
         _patch_applications(flavour.applications)
         utils = flavour.utils
@@ -364,12 +385,38 @@ def _reset_between_scripts(flags_before):
         flags.FLAGS.unparse_flags()
 
 
+def _fresh_collective_keys():
+    """A new range of collective group keys for the strategies the next script makes.
+
+    TensorFlow's collective runtime remembers each (group key, instance key) it has run, with
+    its tensor shape, for the life of the process, and every MirroredStrategy starts counting
+    keys from the same base: a second script's all-reduce then meets the first script's shapes
+    ("Shape mismatch in the collective instance 100 ... Restart your program to reset"). TF's
+    own tests, which also make many strategies in one process, move the base on by 100000 for
+    each strategy (tensorflow/python/distribute/strategy_combinations.py); so does this, once
+    per script, so that a script runs as it would in a fresh process.
+    """
+    from tensorflow.python.distribute import collective_all_reduce_strategy, mirrored_strategy
+
+    for cls in (mirrored_strategy.MirroredStrategy, mirrored_strategy.MirroredStrategyV1,
+                collective_all_reduce_strategy.CollectiveAllReduceStrategy,
+                collective_all_reduce_strategy.CollectiveAllReduceStrategyV1):
+        cls._collective_key_base += 100000
+
+
+def _message(error: BaseException) -> str:
+    # Its start and its end: an error may quote a whole weight (numpy's repr) before its point.
+    text = str(error)
+    return text if len(text) <= 4000 else text[:2000] + "\n...\n" + text[-2000:]
+
+
 def _on_alarm(signum, frame):
     raise ScriptTimeout()
 
 
-def run_one(path: Path, flags_before) -> dict:
+def run_one(path: Path, flags_before, folder: Path | None = None) -> dict:
     _reset_record()
+    _fresh_collective_keys()
     random.seed(0)
     np.random.seed(0)
     tf.random.set_seed(0)
@@ -381,7 +428,8 @@ def run_one(path: Path, flags_before) -> dict:
     with tempfile.TemporaryDirectory(prefix="mg-corpus-") as work:
         os.chdir(work)
         sys.argv = [str(path)]
-        sys.path.insert(0, str(path.parent))
+        folder = folder or path.parent
+        sys.path.insert(0, str(folder))
         signal.signal(signal.SIGPROF, _on_alarm)
         signal.setitimer(signal.ITIMER_PROF, ARGS.timeout)
         try:
@@ -396,14 +444,14 @@ def run_one(path: Path, flags_before) -> dict:
             outcome.update(
                 exception=type(error).__name__,
                 guard=isinstance(error, MirrorGuardError),
-                message=str(error)[:2000],
+                message=_message(error),
                 traceback="".join(traceback.format_exception(type(error), error, error.__traceback__))[-3000:],
             )
         finally:
             signal.setitimer(signal.ITIMER_PROF, 0)
             sys.argv = argv
             with contextlib.suppress(ValueError):  # unless the script took it out itself
-                sys.path.remove(str(path.parent))
+                sys.path.remove(str(folder))
             os.chdir(here)
     outcome.update(RECORD, seconds=round(time.monotonic() - started, 2),
                    cpu_seconds=round(time.process_time() - cpu_started, 2), output_tail=out.getvalue()[-800:])
@@ -412,13 +460,36 @@ def run_one(path: Path, flags_before) -> dict:
     return outcome
 
 
+def _judged(result: dict) -> bool:
+    from tests.corpus_runtime.harness import JUDGED, classify
+
+    return classify(result)[0] in JUDGED
+
+
 def main():
     _install_patches()
     flags_before = _flag_names()
-    for name in ARGS.files:
+    for entry in ARGS.files:
+        # FILE, or FILE::FIXED: FIXED (mirrorguard fix's copy of FILE) runs next, in the same
+        # process and with FILE's folder on sys.path, when FILE itself got a verdict.
+        name, _, fixed = entry.partition("::")
         print(START + json.dumps(name), file=REAL_STDOUT, flush=True)
         result = run_one(Path(name).resolve(), flags_before)
         print(PREFIX + json.dumps(result), file=REAL_STDOUT, flush=True)
+        if fixed:
+            print(START + json.dumps(fixed), file=REAL_STDOUT, flush=True)
+            if _judged(result):
+                outcome = run_one(Path(fixed).resolve(), flags_before, folder=Path(name).resolve().parent)
+            else:
+                outcome = {"file": str(Path(fixed).resolve()), "skipped": "the original got no verdict"}
+            print(PREFIX + json.dumps(outcome), file=REAL_STDOUT, flush=True)
+        if not tf.executing_eagerly():
+            # Left in graph mode for good: by the script (tf.compat.v1.disable_eager_execution) or
+            # by a time-out that stopped TensorFlow half-way through entering a graph. Every later
+            # script would fail for it ("__iter__() is only supported inside of tf.function"), so
+            # the process ends here and harness.py starts a fresh one for the rest.
+            print(STOPPED + json.dumps(entry), file=REAL_STDOUT, flush=True)
+            return
 
 
 if __name__ == "__main__":

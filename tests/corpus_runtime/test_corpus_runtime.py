@@ -1,11 +1,14 @@
-"""The corpus run for real (issue 17, part 3): the runtime's verdict against the static checker's.
+"""The corpus run for real (issue 17, parts 3 and 4): the runtime's verdict against the static
+checker's, and every fixed script run again.
 
 Every corpus script that can run on small data in seconds runs on 2 logical CPU replicas
 with the guards added to its fit() calls (harness.py, _runner.py). For each script the
 runtime judged, the checker's MG101-MG105 findings and the runtime's verdict must agree,
-or the file has a row in README.md's "Disagreements" table that says why. A row for a
-file that now agrees, or that no longer runs, is stale and fails too, so the table stays
-true as the corpus and the rules change.
+or the file has a row in README.md's "Disagreements" table that says why. Each judged
+script that `mirrorguard fix` changes runs again as fixed, in the same process: it must
+run to its end on 2 replicas with its fit()s guarded (mirrored variables), or the file has
+a row in the "Fix runs" table. A row for a file that no longer needs one is stale and
+fails too, so the tables stay true as the corpus, the rules and the fixer change.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import pytest
 from tests.corpus_runtime import harness
 
 pytestmark = [pytest.mark.tf, pytest.mark.slow, pytest.mark.corpus_runtime]
+
+FIXED_BEFORE_MIN = 20  # scope mistakes the runtime saw that the fixer rewrites (more than 30 on this corpus)
 
 MIN_JUDGED = 60  # issue 17: at least 60 files, buggy and clean
 
@@ -48,9 +53,15 @@ def test_static_and_runtime_verdicts_agree_or_the_table_says_why(comparison):
     assert not unexplained, "add a row to tests/corpus_runtime/README.md or fix the rule:\n" + "\n".join(unexplained)
 
 
+def _unjudged_here(run) -> bool:
+    # Out of time, or no data or network here: this run says nothing either way about the row.
+    return run is not None and run.verdict == "cannot" and harness.machine_reason(run.detail)
+
+
 def test_the_disagreement_table_has_no_stale_rows(comparison):
     stale = [f"{name}: {comparison.runs[name].verdict if name in comparison.runs else 'not in the corpus'}"
-             for name in harness.known_disagreements() if name not in comparison.disagree]
+             for name in harness.known_disagreements()
+             if name not in comparison.disagree and not _unjudged_here(comparison.runs.get(name))]
     assert not stale, "these rows no longer describe a disagreement:\n" + "\n".join(stale)
 
 
@@ -58,3 +69,34 @@ def test_every_script_that_cannot_run_says_why(comparison):
     for name in comparison.cannot:
         run = comparison.runs[name]
         assert run.detail.strip(), f"{name} could not run and gave no reason"
+
+
+def test_every_fixed_script_that_ran_before_trains_mirrored_after(comparison):
+    """Issue 17, part 4: a fix never breaks a program; a scope mistake's fix makes it train on 2 replicas."""
+    known = harness.known_fix_failures()
+    broken = [
+        f"{name}: before {comparison.runs[name].verdict}, after fix {comparison.runs[name].after_fix.verdict} "
+        f"({comparison.runs[name].after_fix.fits} guarded fit(s); {comparison.runs[name].after_fix.detail})"
+        for name in comparison.fix_broken
+        if name not in known
+    ]
+    assert not broken, "add a row to the Fix runs table of tests/corpus_runtime/README.md or fix the fixer:\n" + (
+        "\n".join(broken))
+    # The check has something to check: scope mistakes the runtime caught, fixed and run clean.
+    caught = [n for n in comparison.fix_clean if comparison.runs[n].verdict in harness.RUNTIME_SCOPE]
+    assert len(caught) >= FIXED_BEFORE_MIN, harness.summary(comparison)
+
+
+def test_every_judged_scope_mistake_the_fixer_changes_was_run_again(comparison):
+    # A judged script with a fixed copy that did not run (its runner skipped it) would pass unseen.
+    for name in comparison.judged:
+        run = comparison.runs[name]
+        if run.verdict in harness.RUNTIME_SCOPE and name in comparison.changed_by_fix:
+            assert run.after_fix is not None, f"{name}: its fixed copy was not run"
+
+
+def test_the_fix_runs_table_has_no_stale_rows(comparison):
+    stale = [name for name in harness.known_fix_failures()
+             if name not in comparison.fix_broken and not _unjudged_here(comparison.runs.get(name))
+             and not (name in comparison.runs and _unjudged_here(comparison.runs[name].after_fix))]
+    assert not stale, "these rows no longer describe a fixed script that fails:\n" + "\n".join(stale)
