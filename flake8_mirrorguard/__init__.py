@@ -109,6 +109,7 @@ class Plugin:
         settings = replace(settings, select=("MG",), ignore=())
         tree = self.tree if isinstance(self.tree, ast.Module) else None
         failed: list[tuple[str, str]] = []  # (code, what went wrong): our bugs, reported as findings
+        judged = True  # did the rules look at the file at all (MG001 needs their findings)?
         try:
             findings = check_source(text, self.filename, settings, compiled=True, tree=tree)
         except RuleFailed as exc:  # one rule's bug: say which, and keep the other rules' findings
@@ -119,11 +120,12 @@ class Plugin:
             settings = replace(settings, ignore=tuple(code for code, _ in failed))
         except Exception as exc:  # a checker bug must not end the user's whole flake8 run
             sys.stderr.write(f"mirrorguard: internal error on {self.filename}: {type(exc).__name__}: {exc} "
-                             "(please report it; the file's other checks ran)\n")
+                             "(please report it; mirrorguard checked nothing in this file, flake8's other checks ran)\n")
             findings = []
+            judged = False
             # No rule could judge the file: MG000's "nothing in the file can be checked".
             failed = [("MG000", f"internal error, nothing checked: {type(exc).__name__}: {exc}")]
-        if sources.names_mg_noqa(text):
+        if judged and sources.names_mg_noqa(text):
             # MG001: flake8 applies `# noqa` itself, so the plugin sees every finding and can
             # tell which of the file's `# noqa: MGxxx` codes silence one.
             from mirrorguard.checker.rules.mg001_unused_noqa import unused_noqa
@@ -139,9 +141,10 @@ class Plugin:
             # exception would make flake8 drop every file's findings). It stands on the
             # first line no `# noqa` comment could silence.
             line = _first_line_without_noqa(self.lines)
+            rest = "the other rules still reported" if judged else "no rule checked this file"
             for code, what in failed:
                 yield line, 0, (f"{code} {what} (a bug of mirrorguard, not of this file: please report it; "
-                                "the other rules still reported)"), type(self)
+                                f"{rest})"), type(self)
 
 
 def _first_line_without_noqa(lines: list[str]) -> int:

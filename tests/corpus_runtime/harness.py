@@ -454,6 +454,31 @@ def run_corpus(paths: list[Path] | None = None, replicas: int = 2, workers: int 
     return runs
 
 
+JUDGED_LAST = ("guard", "tf-scope", "clean", "batch")
+
+
+def last_results(results: Path = HERE / "RESULTS.md") -> dict[str, str]:
+    """file -> the runtime verdict the last whole-corpus run (``--write``) recorded."""
+    rows = {}
+    for line in results.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 3 and re.fullmatch(r"(buggy|clean)/[\w.]+\.py", cells[0]):
+            rows[cells[0]] = cells[2]
+    return rows
+
+
+def scripts_for_ci(root: Path = CORPUS, results: Path = HERE / "RESULTS.md") -> list[Path]:
+    """The scripts the suite runs: those the last whole-corpus run judged, and every script it
+    has not seen (added since). The others stopped there for reasons of this machine (a module
+    not installed, data on disk, a TPU, out of time): running them again costs minutes and
+    judges nothing. ``MIRRORGUARD_CORPUS_ALL=1`` runs them all, as ``--write`` does."""
+    scripts = corpus_scripts(root)
+    if os.environ.get("MIRRORGUARD_CORPUS_ALL") == "1":
+        return scripts
+    last = last_results(results)
+    return [p for p in scripts if last.get(name_of(p), "clean") in JUDGED_LAST]
+
+
 def static_scope_codes(path: Path) -> set[str]:
     from mirrorguard.checker import check_file
 
