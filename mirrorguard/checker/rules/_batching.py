@@ -167,23 +167,29 @@ def runs_per_replica(site: CallSite, model: SemanticModel) -> bool:
 _DATASET_CREATOR = "DatasetCreator"
 
 
-def _handed_functions(model: SemanticModel, key: str, callee: str) -> set[str]:
-    """The names of the file's functions given as first argument to a call of ``callee``."""
-    names = model.cache.get(key)
-    if names is None:
-        names = model.cache[key] = {
-            site.node.args[0].id
-            for unit in model.units for site in unit.calls
-            if site.node.args and isinstance(site.node.args[0], ast.Name)
-            and any(q.rsplit(".", 1)[-1] == callee for q in site.qualified)
+def _functions_named_by(model: SemanticModel, sites, key: str) -> set[int]:
+    """The units (by id) of the file's functions that the ``(site, argument)`` pairs name: the
+    binding the name has where it is passed, so another ``def dataset_fn`` elsewhere is not it."""
+    found = model.cache.get(key)
+    if found is None:
+        found = model.cache[key] = {
+            id(function) for site, argument in sites if isinstance(argument, ast.Name)
+            for function in [model.function(argument.id, site.unit)] if function is not None
         }
-    return names
+    return found
+
+
+def _handed_functions(model: SemanticModel, key: str, callee: str) -> set[int]:
+    """The file's functions given as first argument to a call of ``callee``."""
+    return _functions_named_by(model, (
+        (site, site.node.args[0]) for unit in model.units for site in unit.calls
+        if site.node.args and any(q.rsplit(".", 1)[-1] == callee for q in site.qualified)), key)
 
 
 def _handed(unit: Unit | None, model: SemanticModel, key: str, callee: str, seen: set[int]) -> bool:
-    names = _handed_functions(model, key, callee)
+    handed = _handed_functions(model, key, callee)
     while unit is not None and not unit.is_module:
-        if unit.name in names:
+        if id(unit) in handed:
             return True
         if id(unit) not in seen and unit.callers:
             seen.add(id(unit))
@@ -193,25 +199,20 @@ def _handed(unit: Unit | None, model: SemanticModel, key: str, callee: str, seen
     return False
 
 
-def _per_worker_functions(model: SemanticModel) -> set[str]:
-    names = model.cache.get("per-worker functions")
-    if names is None:
-        names = model.cache["per-worker functions"] = {
-            arg.id
-            for unit in model.units for site in unit.calls if site.method == "create_per_worker_dataset"
-            for arg in [*site.node.args[:1], *(k.value for k in site.node.keywords if k.arg == "dataset_fn")]
-            if isinstance(arg, ast.Name)
-        }
-    return names
+def _per_worker_functions(model: SemanticModel) -> set[int]:
+    return _functions_named_by(model, (
+        (site, argument) for unit in model.units for site in unit.calls if site.method == "create_per_worker_dataset"
+        for argument in [*site.node.args[:1], *(k.value for k in site.node.keywords if k.arg == "dataset_fn")]),
+        "per-worker functions")
 
 
 def _per_worker(unit: Unit | None, model: SemanticModel, seen: set[int]) -> bool:
     """A function given to ``create_per_worker_dataset`` (for training or for
     evaluation), a lambda given to it, or a helper only such functions call:
     its batch is one worker's."""
-    names = _per_worker_functions(model)
+    per_worker = _per_worker_functions(model)
     while unit is not None and not unit.is_module:
-        if unit.name in names:
+        if id(unit) in per_worker:
             return True
         if unit.is_lambda:
             node = unit.node

@@ -124,6 +124,20 @@ RULE = Rule(
                 model = build_model(hparams)
             model.fit(ds)
         """),
+        # A module name that reads like a strategy but holds a flag's value is not one.
+        Case("""
+        import keras_tuner
+        import tensorflow as tf
+        distribution_strategy = "mirrored"
+        def tuner_fn(fn_args):
+            tuner = keras_tuner.RandomSearch(build_model, max_trials=6, objective="val_accuracy")
+            return TunerFnResult(tuner=tuner, fit_kwargs={})
+        def run_fn(fn_args):
+            strategy = tf.distribute.MirroredStrategy()
+            with strategy.scope():
+                model = build_model(hparams)
+            model.fit(ds)
+        """),
         Case("""
         import keras_tuner
         import tensorflow as tf

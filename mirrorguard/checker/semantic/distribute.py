@@ -349,8 +349,8 @@ class Builder(Binder):
         if isinstance(value, ast.Call) and self._learn_from_called_value(target, last, value):
             return
         if api.says_strategy(last) or target in self.extra_strategy_names:
-            if isinstance(value, ast.Constant) and value.value is None:
-                return
+            if isinstance(value, (ast.Constant, ast.JoinedStr, ast.List, ast.Tuple, ast.Dict, ast.Set)):
+                return  # strategy = None, distribution_strategy = "mirrored": a value, not a strategy
             facts.strategy_vars.add(target)
             # strategy = make_strategy(args): this code obtains its own strategy and is
             # judged on its own; self.strategy = strategy only keeps the caller's.

@@ -474,8 +474,7 @@ class SemanticModel:
     def _module_binds_strategy(self) -> bool:
         module = self.module
         return module.makes_strategy or module.owns_strategy or any(
-            name in module.bindings for name in self._facts.strategy_vars) or any(
-            api.says_strategy(name) for name in module.bindings)
+            name in module.bindings for name in self._facts.strategy_vars)
 
     def _mark_strategy_free_paths(self) -> None:
         """``if FLAGS.use_tpu: strategy = TPUStrategy(resolver) ... else: model = build()``:

@@ -5,6 +5,23 @@ stay in its module (mirrorguard/checker/rules/); tests/checker/test_rule_cases.p
 """
 
 SHAPES = {
+    # Two nested functions of one name: only the one handed to create_per_worker_dataset batches
+    # per worker; the other feeds experimental_distribute_dataset a global batch (found by binding).
+    "per_worker_exemption_follows_the_function_not_its_name": """
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        coordinator = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
+
+        def train_input():
+            def dataset_fn():
+                return tf.data.Dataset.range(100).batch(64)  # expect: MG201
+            return strategy.experimental_distribute_dataset(dataset_fn())
+
+        def eval_input():
+            def dataset_fn():
+                return tf.data.Dataset.range(100).batch(64)
+            return coordinator.create_per_worker_dataset(dataset_fn)
+    """,
     "batch_sizes_constant_derived_and_unknown": """
         import argparse
         import tensorflow as tf
