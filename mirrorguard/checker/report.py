@@ -154,7 +154,7 @@ def rule_fixability(finding: Finding) -> str | None:
     return fix_applicability(finding.code)
 
 
-def fixable_counts(findings: Sequence[Finding], fixability: Fixability = rule_fixability) -> tuple[int, int]:
+def fixable_counts(findings: Sequence[Finding], fixability: Fixability) -> tuple[int, int]:
     """(findings with a safe fix, findings with only an unsafe one)."""
     kinds = Counter(fixability(finding) for finding in findings)
     return kinds["safe"], kinds["unsafe"]
@@ -174,12 +174,11 @@ def json_entry(finding: Finding) -> dict:
     return data
 
 
-def fixes_lines(findings: Sequence[Finding], unsafe: bool = False,
-                fixability: Fixability = rule_fixability) -> list[str]:
+def fixes_lines(findings: Sequence[Finding], unsafe: bool, fixability: Fixability) -> list[str]:
     """``--show-fixes``: how many findings of each code `mirrorguard fix` can fix."""
     counts = Counter(f.code for f in findings if fixability(f) in (("safe", "unsafe") if unsafe else ("safe",)))
     if not counts:
-        return ["No finding can be fixed with `mirrorguard fix`" + (" --unsafe-fixes." if unsafe else ".")]
+        return ["No finding can be fixed with `mirrorguard fix" + (" --unsafe-fixes`." if unsafe else "`.")]
     command = "mirrorguard fix --unsafe-fixes" if unsafe else "mirrorguard fix"
     return [f"Fixable with `{command}`:"] + [f"  {count:>3}  {code}" for code, count in sorted(counts.items())]
 

@@ -55,11 +55,6 @@ BUILTIN_NAMES = frozenset(dir(builtins))
 # --- where a statement sits ---------------------------------------------------
 
 
-def parent_map(module: cst.Module) -> dict[int, cst.CSTNode]:
-    """id(node) -> its parent, for every node of ``module``."""
-    return index_tree(module)[0]
-
-
 def index_tree(module: cst.Module) -> tuple[dict[int, cst.CSTNode], list[cst.CSTNode]]:
     """(id(node) -> its parent, every node): one walk of the tree (libcst works out a node's
     children anew each time they are asked for, so questions about the whole file ask this list)."""
