@@ -148,14 +148,18 @@ def _applies_to_scoped_variables(site: CallSite, model: SemanticModel) -> bool:
     The optimizer then updates mirrored variables: Keras 3 fails on the first step
     when the optimizer was made outside the scope (FACTS.md)."""
     arguments = [*site.node.args, *(k.value for k in site.node.keywords)]
-    return any(_reads_scoped_variables(arg, site.unit, site.order, model, 0) for arg in arguments)
+    seen: set[int] = set()
+    return any(_reads_scoped_variables(arg, site.unit, site.order, model, 0, seen) for arg in arguments)
 
 
-def _reads_scoped_variables(node: ast.AST, unit: Unit, order: int, model: SemanticModel, depth: int) -> bool:
+def _reads_scoped_variables(node: ast.AST, unit: Unit, order: int, model: SemanticModel, depth: int,
+                            seen: set[int]) -> bool:
     """Does the expression read ``x.trainable_variables`` (``weights``...) of an
-    ``x`` made in a scope, directly or through a name bound to such an expression?"""
-    if depth > _DEPTH:
+    ``x`` made in a scope, directly or through a name bound to such an expression?
+    (``seen``: the expressions already followed, each once.)"""
+    if depth > _DEPTH or id(node) in seen:
         return False
+    seen.add(id(node))
     for inner in walk(node):
         if isinstance(inner, ast.Attribute) and inner.attr in _VARIABLES:
             owner = _dotted(inner.value)
@@ -165,7 +169,7 @@ def _reads_scoped_variables(node: ast.AST, unit: Unit, order: int, model: Semant
             # variables = encoder.trainable_variables + decoder.trainable_variables
             for binding, scope in _bindings_at(inner.id, unit, order, model):
                 if binding.value is not None and binding.kind is not BindingKind.PARAMETER and (
-                        _reads_scoped_variables(binding.value, scope, binding.order, model, depth + 1)):
+                        _reads_scoped_variables(binding.value, scope, binding.order, model, depth + 1, seen)):
                     return True
     return False
 
@@ -208,6 +212,15 @@ def _made_in_scope(name: str, unit: Unit, order: int, model: SemanticModel, dept
     define_model()`` whose body builds them in its scope)?"""
     if depth > _DEPTH:
         return False
+    key = ("MG103 made in scope", name, id(unit), order)
+    found = model.cache.get(key)
+    if found is None:
+        model.cache[key] = False  # a cycle counts as no
+        found = model.cache[key] = _made_in_scope_uncached(name, unit, order, model, depth)
+    return found
+
+
+def _made_in_scope_uncached(name: str, unit: Unit, order: int, model: SemanticModel, depth: int) -> bool:
     for binding, scope in _bindings_at(name, unit, order, model):
         if binding.kind is BindingKind.PARAMETER:
             for caller in scope.callers:
