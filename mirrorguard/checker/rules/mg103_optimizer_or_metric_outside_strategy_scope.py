@@ -349,7 +349,13 @@ RULE = Rule(
     Optimizers and metrics own variables (slots, iteration counters, totals).
     Created outside the scope they belong to the default strategy: Keras 3
     fails at `fit()` with `RuntimeError: Mixing different tf.distribute.Strategy
-    objects`, and custom training loops update unmirrored state.
+    objects`, and custom training loops update unmirrored state. Applied in a plain
+    `tf.function` (no `strategy.run`) to a model built in the scope, Keras 3.15 fails
+    on the first step with `TypeError: tuple indices must be integers or slices, not
+    MirroredVariable`. There an optimizer with slots (Adam, momentum) made in the
+    scope still builds them on its first apply, outside it ("Need to be inside
+    `with strategy.scope()`"): build it in the scope too,
+    `optimizer.build(model.trainable_variables)` (measured, 2 CPU replicas).
 
     ## Example
     ```python

@@ -4,7 +4,10 @@ Source: kubeflow/examples tensorflow_cuj/neural_machine_translation/distributed_
 (define_model() builds the encoder and decoder in a MirroredStrategy scope; train() makes
 `tf.keras.optimizers.Adam()` outside it and hands it to a @tf.function train_step that is called
 directly, no strategy.run, no compile). Measured (Keras 3.15, 2 logical CPUs): the first step fails with
-`TypeError: tuple indices must be integers or slices, not MirroredVariable`; made in the scope, it trains.
+`TypeError: tuple indices must be integers or slices, not MirroredVariable`. Made in the scope, SGD trains;
+Adam then fails on its first apply (its slots are built there, outside the scope: "Need to be inside
+`with strategy.scope()`") unless `optimizer.build(encoder.trainable_variables + decoder.trainable_variables)`
+runs in the scope too; with that it trains.
 """
 import tensorflow as tf
 
