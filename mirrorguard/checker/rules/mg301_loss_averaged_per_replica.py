@@ -241,8 +241,8 @@ def _is_mean_all_reduce(node: ast.AST | None) -> bool:
     """``replica_ctx.all_reduce("mean", grads)`` / ``all_reduce(tf.distribute.ReduceOp.MEAN, grads)``."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "all_reduce"):
         return False
-    op = node.args[0] if node.args else getattr(next((k for k in node.keywords if k.arg == "reduce_op"), None),
-                                                 "value", None)
+    keyword = next((k for k in node.keywords if k.arg == "reduce_op"), None)
+    op = node.args[0] if node.args else (keyword.value if keyword is not None else None)
     if isinstance(op, ast.Constant):
         return op.value in _MEAN_OPS
     return isinstance(op, ast.Attribute) and op.attr == "MEAN"
