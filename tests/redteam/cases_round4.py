@@ -173,5 +173,4 @@ for step in range(2):
 # What the checker (main e9b5bba) reports on each case it still gets wrong: asserted as is by
 # tests/checker/test_rule_cases.py (test_red_team_case), so a fix that changes the output shows up as a failing test.
 KNOWN_WRONG = {
-    'fp_multi_worker_strategy_after_context_reset': {(14, 'MG403')},
 }

@@ -143,6 +143,4 @@ def train_step(x, y):
 }
 
 KNOWN_WRONG = {
-    'fp_mean_loss_with_gradients_mean_all_reduced_by_hand': {(18, 'MG301')},
-    'fn_optimizer_outside_scope_applied_in_plain_tf_function': set(),
 }

@@ -208,21 +208,32 @@ class Timeline:
                 paths = branch_paths(unit) if steps else {}
                 yield [Step(event, at, via, paths.get(id(at), ())) for event, at, via in steps]
 
-    def meetings(self, earlier: str, later: str) -> Iterator[tuple[Step, Step]]:
+    def meetings(self, earlier: str, later: str, cleared_by: str | None = None) -> Iterator[tuple[Step, Step]]:
         """(a ``later`` step, the first ``earlier`` step before it on its path): each
         place where the program meets ``later`` after it already met ``earlier``,
-        once per node (a helper called twice is reported where it is first called)."""
+        once per node (a helper called twice is reported where it is first called).
+        A ``cleared_by`` step undoes the ``earlier`` steps before it for each ``later``
+        step it always runs before: in the same branches as that step or in fewer, or
+        in the same helper call."""
         reported: set[int] = set()
         for run in self.runs():
             before: list[Step] = []
+            clears: list[tuple[int, Step]] = []  # (how many earlier steps it follows, the step)
             for step in run:
                 if step.event.what == earlier:
                     before.append(step)
                     continue
+                if cleared_by is not None and step.event.what == cleared_by:
+                    clears.append((len(before), step))
+                    continue
                 if step.event.what != later or id(step.at) in reported:
                     continue
+                candidates = before
+                for count, clear in clears:
+                    if clear.at is step.at or step.branches[:len(clear.branches)] == clear.branches:
+                        candidates = before[count:] if len(before[count:]) < len(candidates) else candidates
                 # Not the same call (a helper doing both), not on another branch of an if.
-                first = next((b for b in before if b.at is not step.at and not b.never_together_with(step)), None)
+                first = next((b for b in candidates if b.at is not step.at and not b.never_together_with(step)), None)
                 if first is not None:
                     reported.add(id(step.at))
                     yield step, first

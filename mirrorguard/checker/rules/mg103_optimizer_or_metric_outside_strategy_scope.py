@@ -11,9 +11,13 @@ from mirrorguard.checker.rules import mg102_compile_outside_strategy_scope as mg
 from mirrorguard.checker.rules import mg104_model_loaded_outside_strategy_scope as mg104
 from mirrorguard.checker.rules.base import Case, Context, Fix, Report, Rule
 from mirrorguard.checker.semantic import CallSite, Effect, SemanticModel, Unit, walk
-from mirrorguard.checker.semantic.units import END_OF_UNIT, BindingKind
+from mirrorguard.checker.semantic.units import END_OF_UNIT, BindingKind, argument_for
 
 _REPLICA_RUN = frozenset({"run", "experimental_run_v2", "call_for_each_replica"})
+# optimizer.apply_gradients(zip(grads, v)), optimizer.apply(grads, v), optimizer.minimize(loss, var_list=v)
+_APPLIES = frozenset({"apply_gradients", "apply", "minimize"})
+_VARIABLES = frozenset({"trainable_variables", "trainable_weights", "variables", "weights"})
+_DEPTH = 6
 # A helper that also builds, loads or compiles a model is reported for that.
 _MODEL_WORK = frozenset({mg101.EFFECT.code, mg102.EFFECT.code, mg104.EFFECT.code})
 
@@ -90,6 +94,9 @@ def _used(unit: Unit, targets, after: int, model: SemanticModel, seen: set, key:
             if model.is_replica_function(other_unit) or other_unit.class_name in model.model_classes:
                 return True  # a step strategy.run runs, or a tracker a model's train_step uses
             for other in other_unit.calls:
+                if (other.receiver == target and other.method in _APPLIES and holds(other.order)
+                        and _applies_to_scoped_variables(other, model)):
+                    return True  # optimizer.apply_gradients(zip(grads, model.trainable_variables))
                 if target not in other.arg_refs or not holds(other.order):
                     continue
                 if mg102.compiles_model(other, model):
@@ -101,8 +108,16 @@ def _used(unit: Unit, targets, after: int, model: SemanticModel, seen: set, key:
                         return True
                 elif _runs_replicas(other, model):
                     return True  # strategy.run(step, args=(optimizer, ...))
-                elif other.callee is not None and not model.effects_of(other) and _callee_trains(other, model):
-                    return True
+                elif other.callee is not None and not model.effects_of(other):
+                    if _callee_trains(other, model):
+                        return True
+                    # train_step(x, optimizer, encoder): follow it into the parameter it is bound to
+                    for function in model.callees(other):
+                        if not isinstance(function, Unit):
+                            continue
+                        params = tuple(p for p in function.params if _is_name(argument_for(other, function, p), target))
+                        if params and _used(function, params, -1, model, seen):
+                            return True
             # def make_model(metrics=METRICS): the default hands it to the function.
             for function in model.units:
                 if function.parent is other_unit:
@@ -118,6 +133,135 @@ def _used(unit: Unit, targets, after: int, model: SemanticModel, seen: set, key:
                     )
                     if aliased and holds(binding.order) and _used(other_unit, (alias,), binding.order - 1, model, seen):
                         return True
+    return False
+
+
+def _is_name(node: ast.AST | None, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _applies_to_scoped_variables(site: CallSite, model: SemanticModel) -> bool:
+    """Does ``optimizer.apply_gradients(...)`` (``apply``, ``minimize``) update the
+    variables of an object made inside a strategy scope: ``zip(grads,
+    model.trainable_variables)`` with ``model`` built in the scope (also through
+    names, parameters, ``self.model`` and the file's functions that return it)?
+    The optimizer then updates mirrored variables: Keras 3 fails on the first step
+    when the optimizer was made outside the scope (FACTS.md)."""
+    arguments = [*site.node.args, *(k.value for k in site.node.keywords)]
+    seen: set[int] = set()
+    return any(_reads_scoped_variables(arg, site.unit, site.order, model, 0, seen) for arg in arguments)
+
+
+def _reads_scoped_variables(node: ast.AST, unit: Unit, order: int, model: SemanticModel, depth: int,
+                            seen: set[int]) -> bool:
+    """Does the expression read ``x.trainable_variables`` (``weights``...) of an
+    ``x`` made in a scope, directly or through a name bound to such an expression?
+    (``seen``: the expressions already followed, each once.)"""
+    if depth > _DEPTH or id(node) in seen:
+        return False
+    seen.add(id(node))
+    for inner in walk(node):
+        if isinstance(inner, ast.Attribute) and inner.attr in _VARIABLES:
+            owner = _dotted(inner.value)
+            if owner is not None and _made_in_scope(owner, unit, order, model, depth + 1):
+                return True
+        elif isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Load):
+            # variables = encoder.trainable_variables + decoder.trainable_variables
+            for binding, scope in _bindings_at(inner.id, unit, order, model):
+                if binding.value is not None and binding.kind is not BindingKind.PARAMETER and (
+                        _reads_scoped_variables(binding.value, scope, binding.order, model, depth + 1, seen)):
+                    return True
+    return False
+
+
+def _dotted(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return f"self.{node.attr}"
+    return None
+
+
+def _bindings_at(name: str, unit: Unit, order: int, model: SemanticModel):
+    """The bindings of ``name`` that a read in ``unit`` at ``order`` may see, with
+    the unit that makes each: the last before the read in the unit itself (and
+    those on other branches of its if), else every binding of an enclosing unit,
+    else, for ``self.x``, every binding in the class's methods."""
+    if name.startswith("self."):
+        return [(b, u) for u in model.units if u.class_name and u.class_name == unit.class_name
+                for b in u.bindings.get(name, ())]
+    scope: Unit | None = unit
+    while scope is not None:
+        bindings = scope.bindings.get(name)
+        if bindings:
+            if scope is unit:
+                before = [b for b in bindings if b.order < order]
+                if before:
+                    last = before[-1]
+                    return [(b, scope) for b in before if b is last or b.never_together_with(last)]
+            else:
+                return [(b, scope) for b in bindings]
+        scope = scope.parent
+    return []
+
+
+def _made_in_scope(name: str, unit: Unit, order: int, model: SemanticModel, depth: int) -> bool:
+    """Is the object ``name`` holds at ``order`` in ``unit`` made by a call inside
+    a strategy scope: bound there, passed in for a parameter by a caller that holds
+    one, or returned so by the file's own function (``encoder, decoder =
+    define_model()`` whose body builds them in its scope)?"""
+    if depth > _DEPTH:
+        return False
+    key = ("MG103 made in scope", name, id(unit), order)
+    found = model.cache.get(key)
+    if found is None:
+        model.cache[key] = False  # a cycle counts as no
+        found = model.cache[key] = _made_in_scope_uncached(name, unit, order, model, depth)
+    return found
+
+
+def _made_in_scope_uncached(name: str, unit: Unit, order: int, model: SemanticModel, depth: int) -> bool:
+    for binding, scope in _bindings_at(name, unit, order, model):
+        if binding.kind is BindingKind.PARAMETER:
+            for caller in scope.callers:
+                argument = argument_for(caller, scope, name)
+                owner = _dotted(argument) if argument is not None else None
+                if owner is not None and _made_in_scope(owner, caller.unit, caller.order, model, depth + 1):
+                    return True
+            continue
+        value = binding.value
+        if binding.index is not None and isinstance(value, (ast.Tuple, ast.List)):
+            value = value.elts[binding.index] if binding.index < len(value.elts) else None
+        if isinstance(value, (ast.Name, ast.Attribute)):
+            owner = _dotted(value)
+            if owner is not None and _made_in_scope(owner, scope, binding.order, model, depth + 1):
+                return True
+        if not isinstance(value, ast.Call):
+            continue
+        site = next((s for s in scope.calls if s.node is value), None)
+        if site is None:
+            continue
+        if site.in_scope:
+            return True
+        for function in model.callees(site):
+            if isinstance(function, Unit) and _returns_scoped(function, binding.index, model, depth + 1):
+                return True
+    return False
+
+
+def _returns_scoped(function: Unit, index: int | None, model: SemanticModel, depth: int) -> bool:
+    """Does the file's function return (at position ``index`` of a tuple) an object made in a scope?"""
+    for node in walk(function.node):
+        if not isinstance(node, ast.Return) or node.value is None:
+            continue
+        value = node.value
+        if index is not None:
+            if not isinstance(value, ast.Tuple) or index >= len(value.elts):
+                continue
+            value = value.elts[index]
+        owner = _dotted(value)
+        if owner is not None and _made_in_scope(owner, function, END_OF_UNIT, model, depth):
+            return True
     return False
 
 
@@ -188,8 +332,11 @@ RULE = Rule(
     Flags optimizer objects (`keras.optimizers.*`, `LossScaleOptimizer`) and
     metric objects (`keras.metrics.*` classes) created outside the strategy's
     scope and then used by the model: passed to `compile()`, used inside the
-    scope, assigned to `model.optimizer`, or used in a step function run by
-    `strategy.run`. It is reported where the object is created. Strings
+    scope, assigned to `model.optimizer`, used in a step function run by
+    `strategy.run`, or applied to the variables of a model made in a scope
+    (`optimizer.apply_gradients(zip(grads, model.trainable_variables))`,
+    `apply`, `minimize`), also in a plain `tf.function`, through the file's
+    own functions and their parameters. It is reported where the object is created. Strings
     (`"adam"`, `"accuracy"`) and loss objects hold no variables and are fine.
     A metric held in a dict under a key (`metrics["test/auc"] = AUC()`,
     `metrics.update({"test/auc": AUC()})`) is used only where that key (or
@@ -202,7 +349,13 @@ RULE = Rule(
     Optimizers and metrics own variables (slots, iteration counters, totals).
     Created outside the scope they belong to the default strategy: Keras 3
     fails at `fit()` with `RuntimeError: Mixing different tf.distribute.Strategy
-    objects`, and custom training loops update unmirrored state.
+    objects`, and custom training loops update unmirrored state. Applied in a plain
+    `tf.function` (no `strategy.run`) to a model built in the scope, Keras 3.15 fails
+    on the first step with `TypeError: tuple indices must be integers or slices, not
+    MirroredVariable`. There an optimizer with slots (Adam, momentum) made in the
+    scope still builds them on its first apply, outside it ("Need to be inside
+    `with strategy.scope()`"): build it in the scope too,
+    `optimizer.build(model.trainable_variables)` (measured, 2 CPU replicas).
 
     ## Example
     ```python
@@ -253,6 +406,22 @@ RULE = Rule(
                 auc.update_state(labels, model(x)[:, 1])
             step_fn(x)
         """),
+        # The optimizer outside the scope applies gradients to a model built outside it too
+        # (a host-side copy): neither meets the strategy's variables.
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.Input((1,)), tf.keras.layers.Dense(1)])
+        probe = tf.keras.Sequential([tf.keras.Input((1,)), tf.keras.layers.Dense(1)])
+        probe_optimizer = tf.keras.optimizers.SGD(0.1)
+        @tf.function
+        def probe_step(x, y):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(probe(x) - y))
+            grads = tape.gradient(loss, probe.trainable_variables)
+            probe_optimizer.apply_gradients(zip(grads, probe.trainable_variables))
+        """),
         Case("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()
@@ -285,6 +454,33 @@ RULE = Rule(
             metrics["train/auc"].update_state(y, model(x)[:, 1])
         strategy.run(step_fn, args=(x, y))
         """),
+        # kubeflow/examples distributed_nmt_with_attention.py: models built in the scope by a helper,
+        # the optimizer made outside and applied in a plain tf.function (no strategy.run, no compile).
+        # Keras 3.15, 2 CPU replicas: TypeError on the first step; made in the scope, it trains.
+        Case("""
+        import tensorflow as tf
+        def define_model():
+            strategy = tf.distribute.MirroredStrategy()
+            with strategy.scope():
+                encoder = tf.keras.Sequential([tf.keras.Input((1,)), tf.keras.layers.Dense(4)])
+                decoder = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(1)])
+            return encoder, decoder
+        @tf.function
+        def train_step(x, y, optimizer, encoder, decoder):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(decoder(encoder(x)) - y))
+            variables = encoder.trainable_variables + decoder.trainable_variables
+            optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))
+        class Translation:
+            def __init__(self):
+                self.encoder, self.decoder = define_model()
+            def train(self, x, y):
+                optimizer = tf.keras.optimizers.Adam()
+                train_step(x, y, optimizer, self.encoder, self.decoder)
+        if __name__ == "__main__":
+            translation = Translation()
+            translation.train(tf.zeros([8, 1]), tf.zeros([8, 1]))
+        """, lines=(18,)),
         # An optimizer made outside, handed to a model class's compile() that enters the scope itself.
         Case("""
         import keras

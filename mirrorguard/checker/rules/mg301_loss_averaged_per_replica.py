@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Iterator
 
+from mirrorguard.checker import names as api
 from mirrorguard.checker.rules.base import Case, Context, Report, Rule
 from mirrorguard.checker.semantic import CallSite, SemanticModel, Unit, walk
 from mirrorguard.checker.semantic.units import END_OF_UNIT, BindingKind
@@ -232,6 +233,84 @@ def differentiated_loss(site: CallSite) -> ast.expr | None:
     return None
 
 
+_APPLIES = frozenset({"apply_gradients", "apply"})
+_MEAN_OPS = frozenset({"mean", "MEAN"})
+
+
+def _is_mean_all_reduce(node: ast.AST | None) -> bool:
+    """``replica_ctx.all_reduce("mean", grads)`` / ``all_reduce(tf.distribute.ReduceOp.MEAN, grads)``."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "all_reduce"):
+        return False
+    keyword = next((k for k in node.keywords if k.arg == "reduce_op"), None)
+    op = node.args[0] if node.args else (keyword.value if keyword is not None else None)
+    if isinstance(op, ast.Constant):
+        return op.value in _MEAN_OPS
+    return isinstance(op, ast.Attribute) and op.attr == "MEAN"
+
+
+def _last_binding(name: str, unit: Unit, before: int):
+    bindings = [b for b in unit.bindings.get(name, ()) if b.order < before]
+    return bindings[-1] if bindings else None
+
+
+def _optimizer_not_keras(receiver: str | None, unit: Unit, model: SemanticModel) -> bool:
+    """Is ``receiver`` bound to an optimizer of a library that does not sum the
+    replicas' gradients itself (``snt.optimizers.SGD(...)``)? Keras optimizers
+    (Keras 3 and tf-keras) and TensorFlow's own all-reduce them with SUM inside
+    ``strategy.run``; a receiver whose constructor is not known counts as one."""
+    if receiver is None or "." in receiver:
+        return False
+    scope: Unit | None = unit
+    while scope is not None and receiver not in scope.bindings and receiver not in scope.params:
+        scope = scope.parent
+    if scope is None or receiver in scope.params:
+        return False
+    bindings = scope.bindings[receiver]
+    if not bindings:
+        return False
+    for binding in bindings:
+        value = binding.value
+        if binding.kind is not BindingKind.ASSIGNMENT or not isinstance(value, ast.Call):
+            return False
+        qualified = model.qualify(value.func)
+        if not qualified or any(api.creates_optimizer(q) or q.startswith(("tensorflow.", "keras.")) for q in qualified):
+            return False
+    return True
+
+
+def _mean_reduced_for_own_optimizer(site: CallSite, model: SemanticModel) -> bool:
+    """``grads = tape.gradient(loss, vs)`` all-reduced by hand with MEAN and applied
+    only in that form, by optimizers that do not sum the replicas' gradients
+    again (Sonnet's ``optimizer.apply(grads, vs)``): the update is the mean over
+    the global batch, so a per-replica mean loss is right."""
+    unit = site.unit
+    gradients = set(site.targets)
+    if not gradients or site.method != "gradient":
+        return False
+    reduced: set[str] = set()
+    for other in unit.calls:
+        if other.order > site.order and _is_mean_all_reduce(other.node) and other.arg_refs & gradients:
+            reduced.update(other.targets)
+    if not reduced:
+        return False
+    applied = False
+    for other in unit.calls:
+        if other.order <= site.order or not other.arg_refs & (gradients | reduced):
+            continue
+        if _is_mean_all_reduce(other.node):
+            continue
+        if other.method not in _APPLIES:
+            continue  # an optimizer only applies them
+        for name in other.arg_refs & (gradients | reduced):
+            binding = _last_binding(name, unit, other.order)
+            if binding is None or not _is_mean_all_reduce(binding.value):
+                return False  # the gradients as the tape gave them
+        if not _optimizer_not_keras(other.receiver, unit, model):
+            return False  # a Keras optimizer sums the mean-reduced gradients again (measured)
+        applied = True
+    return applied
+
+
 def check(context: Context) -> Iterator[Report]:
     model = context.model
     seen: set[int] = set()
@@ -241,6 +320,8 @@ def check(context: Context) -> Iterator[Report]:
         for site in unit.calls:
             loss = differentiated_loss(site)
             if loss is None:
+                continue
+            if _mean_reduced_for_own_optimizer(site, model):
                 continue
             if isinstance(loss, ast.Lambda):  # optimizer.minimize(lambda: ..., var_list)
                 loss = loss.body
@@ -280,6 +361,13 @@ RULE = Rule(
     one `Dense(1)` weight = 1, MSE, `SGD(1.0)`, global batch 8, Keras 3 and
     tf-keras alike): after one step the weight is -3.0 on 2 replicas and -1.0
     on one device; `tf.nn.compute_average_loss` gives -1.0 on both.
+    All-reducing the gradients by hand with `"mean"` does not help a Keras
+    optimizer: it sums the reduced gradients again (Keras 3.15, TF 2.21, same
+    set-up: -3.0). An optimizer of another library that does not aggregate
+    (Sonnet's `snt.optimizers`, whose `apply` updates the variables as given)
+    applies that mean as it is: a per-replica mean loss whose gradients are
+    `all_reduce("mean", ...)`-ed and applied only by such an optimizer is
+    right and not reported.
 
     ## Example
     ```python
@@ -348,8 +436,64 @@ RULE = Rule(
             grads = tape.gradient(loss, model.trainable_variables)
         strategy = tf.distribute.MirroredStrategy()
         """),
+        # google-deepmind/sonnet examples/distributed_cifar10.ipynb: the gradients of the
+        # per-replica mean are all-reduced with "mean" by hand and applied by a Sonnet optimizer.
+        Case("""
+        import sonnet as snt
+        import tensorflow as tf
+        strategy = snt.distribute.Replicator(["/device:GPU:0", "/device:GPU:1"])
+        with strategy.scope():
+            model = snt.nets.MLP([1])
+            optimizer = snt.optimizers.Momentum(0.1, 0.9)
+        def step(x, y):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(model(x) - y))
+            grads = tape.gradient(loss, model.trainable_variables)
+            replica_ctx = tf.distribute.get_replica_context()
+            grads = replica_ctx.all_reduce("mean", grads)
+            optimizer.apply(grads, model.trainable_variables)
+        @tf.function
+        def train_step(x, y):
+            strategy.run(step, args=(x, y))
+        """),
     ),
     invalid=(
+        # The same hand-written mean all-reduce before a Keras optimizer: it sums the replicas'
+        # gradients again (measured, Keras 3.15 on 2 CPU replicas: -3.0 where one device gives -1.0).
+        Case("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            optimizer = tf.keras.optimizers.SGD(0.1)
+        def step(x, y):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(model(x) - y))
+            grads = tape.gradient(loss, model.trainable_variables)
+            grads = tf.distribute.get_replica_context().all_reduce(tf.distribute.ReduceOp.MEAN, grads)
+            optimizer.apply(grads, model.trainable_variables)
+        @tf.function
+        def train_step(x, y):
+            strategy.run(step, args=(x, y))
+        """, lines=(8,)),
+        # A Sonnet optimizer given the gradients as the tape made them (the all-reduced copy unused).
+        Case("""
+        import sonnet as snt
+        import tensorflow as tf
+        strategy = snt.distribute.Replicator(["/device:GPU:0", "/device:GPU:1"])
+        with strategy.scope():
+            model = snt.nets.MLP([1])
+            optimizer = snt.optimizers.SGD(0.1)
+        def step(x, y):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(model(x) - y))
+            grads = tape.gradient(loss, model.trainable_variables)
+            averaged = tf.distribute.get_replica_context().all_reduce("mean", grads)
+            optimizer.apply(grads, model.trainable_variables)
+        @tf.function
+        def train_step(x, y):
+            strategy.run(step, args=(x, y))
+        """, lines=(9,)),
         Case("""
         # divided by a name that holds something else than the replica count: still per replica
         import tensorflow as tf

@@ -35,13 +35,23 @@ _STARTING_CONFIG = frozenset({
     "tensorflow.config.experimental.get_memory_info", "tensorflow.config.experimental.get_memory_usage",
     "tensorflow.config.experimental.reset_memory_stats",
 })
+# Calls that reset TensorFlow's runtime: what ran before them no longer counts
+# (tensorflow/ecosystem's Spark runner resets a reused worker before its strategy).
+_RESETS = frozenset({"tensorflow.python.eager.context._reset_context"})
 _KERAS_DATASETS = api.DATASET_FROM_DIRECTORY
 _OTHER_OPS = ("tensorflow_datasets.load", "tensorflow_hub.load", "tensorflow_hub.KerasLayer")
+
+
+def resets_runtime(site: CallSite) -> bool:
+    """``context._reset_context()`` (tensorflow.python.eager.context): a fresh runtime."""
+    return any(name in _RESETS for name in site.qualified)
 
 
 def runs_ops(site: CallSite) -> bool:
     """Does this call start TensorFlow's runtime: run an op, make a tensor, a
     variable, a dataset, a Keras model or optimizer?"""
+    if resets_runtime(site):
+        return False
     for name in site.qualified:
         if name in _STARTING_CONFIG:
             return True
@@ -87,11 +97,13 @@ def check(context: Context) -> Iterator[Report]:
         for site in unit.calls:
             if mw.strategy_class_of(site) == mw.MWMS:
                 found.append(mw.Event("strategy", site.node, unit))
+            elif resets_runtime(site):
+                found.append(mw.Event("reset", site.node, unit))
             elif runs_ops(site):
                 found.append(mw.Event("op", site.node, unit))
         return found
 
-    for step, first_op in mw.Timeline(model, events).meetings("op", "strategy"):
+    for step, first_op in mw.Timeline(model, events).meetings("op", "strategy", cleared_by="reset"):
         op = first_op.event.node
         what = f"`{step.via}()` creates `MultiWorkerMirroredStrategy`" if step.via else \
             f"`{context.callee(step.event.node)}` is created"
@@ -122,6 +134,10 @@ RULE = Rule(
     `keras.utils.set_random_seed`, `tf.data.Options()`, `tf.function` (until called),
     `TFConfigClusterResolver`, `tf.distribute.experimental.CommunicationOptions`, Keras's
     dataset downloads (`keras.datasets.mnist.load_data()`, NumPy only).
+
+    `context._reset_context()` (`tensorflow.python.eager.context`) resets the
+    runtime: the ops before it do not count for a strategy made after it, when the
+    reset runs whenever they did (not only in one branch of an `if`).
 
     A program that removes `TF_CONFIG` first (`os.environ.pop("TF_CONFIG", None)`) runs
     the strategy as a single worker on purpose, where TensorFlow only warns: not flagged.
@@ -179,6 +195,19 @@ RULE = Rule(
         elif kind == "multi_worker_mirrored":
             strategy = tf.distribute.experimental.MultiWorkerMirroredStrategy()
         """),
+        # tensorflow/ecosystem spark-tensorflow-distributor mirrored_strategy_runner.py: a reused
+        # Python worker that ran TensorFlow before resets the eager context, then makes the strategy.
+        Case("""
+        import tensorflow as tf
+        from tensorflow.python.eager import context
+        warmup = tf.constant([1.0])
+        def run_tensorflow_program(train_fn):
+            context._reset_context()
+            strategy = tf.distribute.experimental.MultiWorkerMirroredStrategy()
+            with strategy.scope():
+                return train_fn()
+        run_tensorflow_program(lambda: None)
+        """),
     ),
     invalid=(
         Case("""
@@ -186,6 +215,23 @@ RULE = Rule(
         dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(64)
         strategy = tf.distribute.MultiWorkerMirroredStrategy()
         """, lines=(3,)),
+        # The reset only in one branch: on the other path the ops still started the runtime.
+        Case("""
+        import tensorflow as tf
+        from tensorflow.python.eager import context
+        dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(64)
+        if fresh:
+            context._reset_context()
+        strategy = tf.distribute.MultiWorkerMirroredStrategy()
+        """, lines=(6,)),
+        # Ops after the reset start the new runtime.
+        Case("""
+        import tensorflow as tf
+        from tensorflow.python.eager import context
+        context._reset_context()
+        x = tf.constant([1.0])
+        strategy = tf.distribute.MultiWorkerMirroredStrategy()
+        """, lines=(5,)),
         Case("""
         import tensorflow as tf
 

@@ -24,6 +24,7 @@ from typing import Iterable, Iterator
 from mirrorguard.checker import names as api
 from mirrorguard.checker.semantic.syntax import (
     chain_root,
+    dotted,
     held_calls,
     is_main_guard,
     last_identifier,
@@ -63,13 +64,20 @@ class Flags(enum.Flag):
 
 
 def _unpacked_positions(targets: list[ast.expr]) -> dict[str, int]:
-    """``total, logs = ...``: each plain name's position in a one-level target tuple."""
+    """``total, logs = ...``, ``self.encoder, self.decoder = ...``: each plain name's
+    (or attribute's) position in a one-level target tuple."""
     if len(targets) != 1 or not isinstance(targets[0], (ast.Tuple, ast.List)):
         return {}
     elements = targets[0].elts
     if any(isinstance(e, ast.Starred) for e in elements):
         return {}
-    return {e.id: i for i, e in enumerate(elements) if isinstance(e, ast.Name)}
+    positions = {}
+    for i, element in enumerate(elements):
+        name = element.id if isinstance(element, ast.Name) else (
+            dotted(element) if isinstance(element, ast.Attribute) else None)
+        if name:
+            positions[name] = i
+    return positions
 
 
 def parameters(arguments: ast.arguments) -> Iterator[ast.arg]:
