@@ -519,6 +519,13 @@ class _Round:
         if self.frozen(statement):
             return _Plan.refused(
                 "it is on a line with IPython syntax (a magic), which the fixer keeps as it is; move it by hand")
+        if target.code == "MG105":
+            read = self.read_on_host(statement)
+            if read is not None:
+                return _Plan.refused(
+                    f"the program reads it on the host (`{read}`), which a variable made in the scope (a "
+                    "MirroredVariable) refuses with a TypeError; move it by hand and read it as "
+                    "`int(x.read_value())`")
         binding = self.binding(place)
         if binding is None:
             later = self.later_binding(place.inner)
@@ -536,6 +543,19 @@ class _Round:
         if planned is not None:
             return planned
         return self.plan_wrap(place.inner, name, lower)
+
+    def read_on_host(self, statement: cst.SimpleStatementLine) -> str | None:
+        """``int(step)``, ``float(step)`` of a name the statement binds: the variable is converted
+        to a number in the host's code, which a MirroredVariable refuses (TF 2.21; ``.numpy()``
+        and ``int(step.read_value())`` work). A fix that moved such a counter into the scope
+        turned a script that ran into one that fails (tests/corpus_runtime)."""
+        names = [target.target.value for small in statement.body if isinstance(small, cst.Assign)
+                 for target in small.targets if isinstance(target.target, cst.Name)]
+        for name in names:
+            found = re.search(rf"\b(?:int|float|bool)\(\s*{re.escape(name)}\s*\)", self.text)
+            if found:
+                return found.group(0)
+        return None
 
     def binding(self, place: st.Place) -> tuple[str, tuple[cst.CSTNode, int] | None] | None:
         """The nearest strategy bound before ``place`` in its function: (name, (block, index)),

@@ -551,6 +551,24 @@ def test_fixed(name):
 
 # name: (source, code, words the reason must contain)
 REFUSED = {
+    # tests/corpus_runtime's fix runs: the counter moved into the scope became a MirroredVariable,
+    # and the loop's int(global_step) then raised TypeError (measured, TF 2.21).
+    "variable_converted_to_a_number_on_the_host": ("""
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        global_step = tf.Variable(0, trainable=False, dtype=tf.int64)
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+
+        def train_step(x):
+            global_step.assign_add(1)
+            return model(x)
+
+        for batch in dataset:
+            strategy.run(train_step, args=(batch,))
+            if int(global_step) % 100 == 0:
+                print("step", int(global_step))
+    """, "MG105", "reads it on the host (`int(global_step)`)"),
     # Statements between a group's statements that do more than describe its objects hold the
     # group (the fix never moves part of it; see test_fix_files): a name bound from the model
     # and read later, a side effect on another object, control flow, a change to the model.
