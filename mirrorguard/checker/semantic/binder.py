@@ -18,7 +18,6 @@ lookup per node) and never enters constants, imports' aliases, or other leaves.
 from __future__ import annotations
 
 import ast
-import enum
 from typing import Iterable, Iterator
 
 from mirrorguard.checker import names as api
@@ -50,16 +49,20 @@ _LEAVES = (ast.Constant, ast.Import, ast.ImportFrom, ast.Pass, ast.Break, ast.Co
            ast.Global, ast.Nonlocal, ast.expr_context)
 
 
-class Flags(enum.Flag):
+class Flags:
     """What the walk is inside of (ruff's ``SemanticModelFlags``): set on the
-    way in, restored on the way out, so nesting needs no counters."""
+    way in, restored on the way out, so nesting needs no counters.
+
+    Plain ``int`` bit masks, not ``enum.Flag``: the walk tests them at every
+    name and call, and each ``enum.Flag`` operation builds a member (ten times the cost).
+    """
 
     NONE = 0
-    TAPE = enum.auto()  # the body of ``with tf.GradientTape():``
-    EXPORT = enum.auto()  # the arguments of a checkpoint or an export
-    PER_REPLICA = enum.auto()  # the arguments of a per-replica dataset API (distribute_datasets_from_function)
-    MAIN_GUARD = enum.auto()  # the body of ``if __name__ == "__main__":``
-    SINGLE_DEVICE = enum.auto()  # the branch of ``if strategy: ... else: ...`` that has no strategy
+    TAPE = 1 << 0  # the body of ``with tf.GradientTape():``
+    EXPORT = 1 << 1  # the arguments of a checkpoint or an export
+    PER_REPLICA = 1 << 2  # the arguments of a per-replica dataset API (distribute_datasets_from_function)
+    MAIN_GUARD = 1 << 3  # the body of ``if __name__ == "__main__":``
+    SINGLE_DEVICE = 1 << 4  # the branch of ``if strategy: ... else: ...`` that has no strategy
 
 
 def _unpacked_positions(targets: list[ast.expr]) -> dict[str, int]:
@@ -104,7 +107,7 @@ class Binder:
         self.imported_calls: set[str] = set()
         self.order = 0
         self.statement: ast.stmt | None = None
-        self.flags = Flags.NONE
+        self.flags = Flags.NONE  # an int: Flags' bits
         self._open_scopes: dict[int, int] = {}  # id(unit) -> guarded (strategy) scopes open around the walk
         self._targets_of: dict[int, tuple[str, ...]] = {}
         self._bound_in: dict[int, Unit] = {}
@@ -153,7 +156,7 @@ class Binder:
         """Does the function's body run inside a guarded scope (a decorator enters one)?"""
         return False
 
-    def scope_of_with(self, node: ast.With | ast.AsyncWith) -> tuple[bool, Flags]:
+    def scope_of_with(self, node: ast.With | ast.AsyncWith) -> tuple[bool, int]:
         """(does the block enter a guarded scope, flags its body runs under)."""
         return False, Flags.NONE
 
@@ -176,7 +179,7 @@ class Binder:
     def recognise_call(self, site: CallSite, func: ast.expr, qualified: tuple[str, ...]) -> None:
         """What the call means; sets ``site.callee`` when it runs the file's own code."""
 
-    def argument_flags(self, site: CallSite, func: ast.expr, qualified: tuple[str, ...]) -> Flags:
+    def argument_flags(self, site: CallSite, func: ast.expr, qualified: tuple[str, ...]) -> int:
         """Flags the call's arguments are walked under."""
         return Flags.NONE
 
@@ -211,7 +214,7 @@ class Binder:
             if node is not None:
                 self.visit(node)
 
-    def visit_under(self, flags: Flags, statements: Iterable[ast.AST]) -> None:
+    def visit_under(self, flags: int, statements: Iterable[ast.AST]) -> None:
         """Walk ``statements`` with ``flags`` set, then restore the flags."""
         saved = self.flags
         self.flags = saved | flags

@@ -267,7 +267,7 @@ class Builder(Binder):
         return any(last_identifier(d.func if isinstance(d, ast.Call) else d) in self.facts.scope_decorators
                    for d in node.decorator_list)
 
-    def scope_of_with(self, node: ast.With | ast.AsyncWith) -> tuple[bool, Flags]:
+    def scope_of_with(self, node: ast.With | ast.AsyncWith) -> tuple[bool, int]:
         scoped = any(self.is_scope(item.context_expr) for item in node.items)
         if scoped:
             self.facts.scope_entered = True
@@ -312,7 +312,7 @@ class Builder(Binder):
             elif isinstance(node.value, ast.Call):
                 self.facts.serving_results.add(id(node.value))
 
-    def argument_flags(self, site: CallSite, func: ast.expr, qualified: tuple[str, ...]) -> Flags:
+    def argument_flags(self, site: CallSite, func: ast.expr, qualified: tuple[str, ...]) -> int:
         flags = Flags.NONE
         if isinstance(func, ast.Name) and not qualified and func.id in _INSPECTING_BUILTINS and not self._bound_here(
                 func.id):
