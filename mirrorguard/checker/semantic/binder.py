@@ -237,20 +237,38 @@ class Binder:
     def qualify(self, node: ast.AST) -> tuple[str, ...]:
         """Canonical qualified names ``node`` may refer to (several after conditional imports)."""
         if isinstance(node, ast.Name):
-            name = node.id
-            if name in self.imports:
-                return tuple(api.canonical(q) for q in self.imports[name])
-            if name in self.aliases:
-                return self.aliases[name]
-            if name in api.CONVENTIONAL_NAMES and name not in self.unit.params:
-                # Notebook cells and `from setup import *` scripts use tf
-                # without importing it themselves.
-                return (api.CONVENTIONAL_NAMES[name],)
-            if self.star_modules and not self._bound_here(name):
-                return tuple(api.canonical(m + "." + name) for m in self.star_modules)
+            return self._qualify_name(node.id)
+        if not isinstance(node, ast.Attribute):
             return ()
-        if isinstance(node, ast.Attribute):
-            return tuple(api.canonical(h + "." + node.attr) for h in self.qualify(node.value))
+        # ``a.b.c``: the root's names, then one attribute at a time (a loop, not a
+        # recursion per attribute: the walk asks this of every call).
+        attributes = []
+        while isinstance(node, ast.Attribute):
+            attributes.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return ()
+        heads = self._qualify_name(node.id)
+        canonical = api.canonical
+        for attribute in reversed(attributes):
+            if not heads:
+                return ()
+            heads = tuple(canonical(h + "." + attribute) for h in heads)
+        return heads
+
+    def _qualify_name(self, name: str) -> tuple[str, ...]:
+        imported = self.imports.get(name)
+        if imported is not None:
+            return tuple(api.canonical(q) for q in imported)
+        aliased = self.aliases.get(name)
+        if aliased is not None:
+            return aliased
+        if name in api.CONVENTIONAL_NAMES and name not in self.unit.params:
+            # Notebook cells and `from setup import *` scripts use tf
+            # without importing it themselves.
+            return (api.CONVENTIONAL_NAMES[name],)
+        if self.star_modules and not self._bound_here(name):
+            return tuple(api.canonical(m + "." + name) for m in self.star_modules)
         return ()
 
     def _bound_here(self, name: str) -> bool:
@@ -528,9 +546,10 @@ class Binder:
 
     def _reference(self, key: str, item: str | None = None) -> None:
         unit = self.unit
+        in_scope = self._open_scopes.get(id(unit), 0) > 0  # self.in_scope, asked once
         unit.refs.add(key)
-        unit.reads.append(Read(key, self.order, self.in_scope, item))
-        if self.in_scope:
+        unit.reads.append(Read(key, self.order, in_scope, item))
+        if in_scope:
             unit.in_scope_refs.add(key)
         for site in self._open_calls:
             site.arg_refs.add(key)
