@@ -18,7 +18,7 @@ lookup per node) and never enters constants, imports' aliases, or other leaves.
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from mirrorguard.checker import names as api
 from mirrorguard.checker.semantic.syntax import (
@@ -47,6 +47,10 @@ _ENTRY_NAMES = frozenset({"main", "run", "train"})
 
 _LEAVES = (ast.Constant, ast.Import, ast.ImportFrom, ast.Pass, ast.Break, ast.Continue,
            ast.Global, ast.Nonlocal, ast.expr_context)
+
+
+def _skip(node: ast.AST) -> None:
+    """A leaf's handler: nothing under it for the walk."""
 
 
 class Flags:
@@ -194,10 +198,16 @@ class Binder:
 
     def visit(self, node: ast.AST) -> None:
         handler = self._dispatch.get(type(node))
-        if handler is not None:
-            handler(node)
-        elif not isinstance(node, _LEAVES):
-            self.children(node)
+        if handler is None:
+            handler = self._handler_for(type(node))
+        handler(node)
+
+    def _handler_for(self, node_type: type) -> Callable[[ast.AST], None]:
+        """A type without a handler of its own: a leaf, or walked field by field
+        (decided once per type, then looked up like the others)."""
+        handler = _skip if issubclass(node_type, _LEAVES) else self.children
+        self._dispatch[node_type] = handler
+        return handler
 
     def children(self, node: ast.AST) -> None:
         for field_name in node._fields:
@@ -582,40 +592,44 @@ class Binder:
 
     def _call(self, node: ast.Call) -> None:
         func = node.func
+        key = id(node)
+        unit = self.unit
+        is_method = isinstance(func, ast.Attribute)
         qualified = self.qualify(func)
         self.order += 1
+        flags = self.flags
         site = CallSite(
             node=node,
-            unit=self.unit,
-            in_scope=self.in_scope,
+            unit=unit,
+            in_scope=self._open_scopes.get(id(unit), 0) > 0,  # self.in_scope
             order=self.order,
             qualified=qualified,
             statement=self.statement,
-            targets=self._targets_of.get(id(node), ()),
-            receiver=ref_key(func.value) if isinstance(func, ast.Attribute) else None,
-            chain_root=chain_root(func),
+            targets=self._targets_of.get(key, ()),
+            receiver=ref_key(func.value) if is_method else None,
+            chain_root=chain_root(func) if is_method else None,  # None for any other func
             inside_call=self._open_calls[-1] if self._open_calls else None,
-            chained=tuple(self._chained.pop(id(node), ())),
-            per_replica=bool(self.flags & Flags.PER_REPLICA),
-            bound_in=self._bound_in.get(id(node)),
+            chained=tuple(self._chained.pop(key, ())),
+            per_replica=bool(flags & Flags.PER_REPLICA),
+            bound_in=self._bound_in.get(key),
             class_body=self.classes[-1] if self.classes else None,
-            iterated=id(node) in self._iterated,
-            single_device=bool(self.flags & Flags.SINGLE_DEVICE),
+            iterated=key in self._iterated,
+            single_device=bool(flags & Flags.SINGLE_DEVICE),
         )
-        self.unit.calls.append(site)
+        unit.calls.append(site)
         if self._branches:
             self.call_branches[id(site)] = tuple(self._branches)
         if qualified:
             self.imported_calls.update(qualified)
         self.recognise_call(site, func, qualified)
         site.entry = site.callee is not None and not site.in_scope and self._starts_program(site)
-        if isinstance(func, ast.Attribute):
+        if is_method:
             # ds.batch(8).map(f).unbatch(): tell the inner calls what follows them.
             inner = func.value
             while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute):
                 self._chained.setdefault(id(inner), []).append(func.attr)
                 inner = inner.func.value
-        if isinstance(func, ast.Attribute) and func.attr in _FILLING_METHODS and isinstance(func.value, ast.Name):
+        if is_method and func.attr in _FILLING_METHODS and isinstance(func.value, ast.Name):
             # metrics.update({"auc": AUC()}), trackers.append(Mean()): held by the container
             for argument in [*node.args, *(k.value for k in node.keywords)]:
                 for held in held_calls(argument):
@@ -624,9 +638,12 @@ class Binder:
         saved = self.flags
         self.flags = saved | self.argument_flags(site, func, qualified)
         self._open_calls.append(site)
-        self.visit(func)
-        self.visit_all(node.args)
-        self.visit_all(k.value for k in node.keywords)
+        visit = self.visit
+        visit(func)
+        for argument in node.args:
+            visit(argument)
+        for keyword in node.keywords:
+            visit(keyword.value)
         self._open_calls.pop()
         self.flags = saved
 
