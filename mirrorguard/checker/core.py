@@ -8,6 +8,7 @@ Everything the command line and the flake8 adapter report goes through
 from __future__ import annotations
 
 import ast
+import gc
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Mapping
@@ -133,6 +134,24 @@ def check_source_and_imports(
 
     Cross-file analysis needs the second; the walk records it for free.
     """
+    # The model is thousands of small objects with cycles (units <-> call sites),
+    # all garbage once the findings are out: the cyclic collector, run every 700
+    # allocations during the walk, only re-traverses live ones (10-20 % of the
+    # analysis). Paused here, it frees the whole model in one pass after it.
+    # A caller that paused it itself keeps it paused.
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return _check_source_and_imports(text, path, settings, compiled=compiled, tree=tree)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _check_source_and_imports(
+    text: str, path: str, settings: Settings, *, compiled: bool, tree: ast.Module | None,
+) -> tuple[list[Finding], Imports]:
     may_have_strategy = settings.may_have_strategy(text)
     if not compiled and tree is None:
         # A file that may have a strategy is parsed once; what flake8 parses (E999 aside) is analysed.

@@ -18,8 +18,7 @@ lookup per node) and never enters constants, imports' aliases, or other leaves.
 from __future__ import annotations
 
 import ast
-import enum
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from mirrorguard.checker import names as api
 from mirrorguard.checker.semantic.syntax import (
@@ -51,16 +50,24 @@ _LEAVES = (ast.Constant, ast.Import, ast.ImportFrom, ast.Pass, ast.Break, ast.Co
            ast.Global, ast.Nonlocal, ast.expr_context)
 
 
-class Flags(enum.Flag):
+def _skip(node: ast.AST) -> None:
+    """A leaf's handler: nothing under it for the walk."""
+
+
+class Flags:
     """What the walk is inside of (ruff's ``SemanticModelFlags``): set on the
-    way in, restored on the way out, so nesting needs no counters."""
+    way in, restored on the way out, so nesting needs no counters.
+
+    Plain ``int`` bit masks, not ``enum.Flag``: the walk tests them at every
+    name and call, and each ``enum.Flag`` operation builds a member (ten times the cost).
+    """
 
     NONE = 0
-    TAPE = enum.auto()  # the body of ``with tf.GradientTape():``
-    EXPORT = enum.auto()  # the arguments of a checkpoint or an export
-    PER_REPLICA = enum.auto()  # the arguments of a per-replica dataset API (distribute_datasets_from_function)
-    MAIN_GUARD = enum.auto()  # the body of ``if __name__ == "__main__":``
-    SINGLE_DEVICE = enum.auto()  # the branch of ``if strategy: ... else: ...`` that has no strategy
+    TAPE = 1 << 0  # the body of ``with tf.GradientTape():``
+    EXPORT = 1 << 1  # the arguments of a checkpoint or an export
+    PER_REPLICA = 1 << 2  # the arguments of a per-replica dataset API (distribute_datasets_from_function)
+    MAIN_GUARD = 1 << 3  # the body of ``if __name__ == "__main__":``
+    SINGLE_DEVICE = 1 << 4  # the branch of ``if strategy: ... else: ...`` that has no strategy
 
 
 def _unpacked_positions(targets: list[ast.expr]) -> dict[str, int]:
@@ -112,7 +119,7 @@ class Binder:
         self.imported_calls: set[str] = set()
         self.order = 0
         self.statement: ast.stmt | None = None
-        self.flags = Flags.NONE
+        self.flags = Flags.NONE  # an int: Flags' bits
         self._open_scopes: dict[int, int] = {}  # id(unit) -> guarded (strategy) scopes open around the walk
         self._targets_of: dict[int, tuple[str, ...]] = {}
         self._bound_in: dict[int, Unit] = {}
@@ -161,7 +168,7 @@ class Binder:
         """Does the function's body run inside a guarded scope (a decorator enters one)?"""
         return False
 
-    def scope_of_with(self, node: ast.With | ast.AsyncWith) -> tuple[bool, Flags]:
+    def scope_of_with(self, node: ast.With | ast.AsyncWith) -> tuple[bool, int]:
         """(does the block enter a guarded scope, flags its body runs under)."""
         return False, Flags.NONE
 
@@ -184,7 +191,7 @@ class Binder:
     def recognise_call(self, site: CallSite, func: ast.expr, qualified: tuple[str, ...]) -> None:
         """What the call means; sets ``site.callee`` when it runs the file's own code."""
 
-    def argument_flags(self, site: CallSite, func: ast.expr, qualified: tuple[str, ...]) -> Flags:
+    def argument_flags(self, site: CallSite, func: ast.expr, qualified: tuple[str, ...]) -> int:
         """Flags the call's arguments are walked under."""
         return Flags.NONE
 
@@ -199,10 +206,16 @@ class Binder:
 
     def visit(self, node: ast.AST) -> None:
         handler = self._dispatch.get(type(node))
-        if handler is not None:
-            handler(node)
-        elif not isinstance(node, _LEAVES):
-            self.children(node)
+        if handler is None:
+            handler = self._handler_for(type(node))
+        handler(node)
+
+    def _handler_for(self, node_type: type) -> Callable[[ast.AST], None]:
+        """A type without a handler of its own: a leaf, or walked field by field
+        (decided once per type, then looked up like the others)."""
+        handler = _skip if issubclass(node_type, _LEAVES) else self.children
+        self._dispatch[node_type] = handler
+        return handler
 
     def children(self, node: ast.AST) -> None:
         for field_name in node._fields:
@@ -219,7 +232,7 @@ class Binder:
             if node is not None:
                 self.visit(node)
 
-    def visit_under(self, flags: Flags, statements: Iterable[ast.AST]) -> None:
+    def visit_under(self, flags: int, statements: Iterable[ast.AST]) -> None:
         """Walk ``statements`` with ``flags`` set, then restore the flags."""
         saved = self.flags
         self.flags = saved | flags
@@ -242,20 +255,38 @@ class Binder:
     def qualify(self, node: ast.AST) -> tuple[str, ...]:
         """Canonical qualified names ``node`` may refer to (several after conditional imports)."""
         if isinstance(node, ast.Name):
-            name = node.id
-            if name in self.imports:
-                return tuple(api.canonical(q) for q in self.imports[name])
-            if name in self.aliases:
-                return self.aliases[name]
-            if name in api.CONVENTIONAL_NAMES and name not in self.unit.params:
-                # Notebook cells and `from setup import *` scripts use tf
-                # without importing it themselves.
-                return (api.CONVENTIONAL_NAMES[name],)
-            if self.star_modules and not self._bound_here(name):
-                return tuple(api.canonical(m + "." + name) for m in self.star_modules)
+            return self._qualify_name(node.id)
+        if not isinstance(node, ast.Attribute):
             return ()
-        if isinstance(node, ast.Attribute):
-            return tuple(api.canonical(h + "." + node.attr) for h in self.qualify(node.value))
+        # ``a.b.c``: the root's names, then one attribute at a time (a loop, not a
+        # recursion per attribute: the walk asks this of every call).
+        attributes = []
+        while isinstance(node, ast.Attribute):
+            attributes.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return ()
+        heads = self._qualify_name(node.id)
+        canonical = api.canonical
+        for attribute in reversed(attributes):
+            if not heads:
+                return ()
+            heads = tuple(canonical(h + "." + attribute) for h in heads)
+        return heads
+
+    def _qualify_name(self, name: str) -> tuple[str, ...]:
+        imported = self.imports.get(name)
+        if imported is not None:
+            return tuple(api.canonical(q) for q in imported)
+        aliased = self.aliases.get(name)
+        if aliased is not None:
+            return aliased
+        if name in api.CONVENTIONAL_NAMES and name not in self.unit.params:
+            # Notebook cells and `from setup import *` scripts use tf
+            # without importing it themselves.
+            return (api.CONVENTIONAL_NAMES[name],)
+        if self.star_modules and not self._bound_here(name):
+            return tuple(api.canonical(m + "." + name) for m in self.star_modules)
         return ()
 
     def _bound_here(self, name: str) -> bool:
@@ -533,9 +564,10 @@ class Binder:
 
     def _reference(self, key: str, item: str | None = None) -> None:
         unit = self.unit
+        in_scope = self._open_scopes.get(id(unit), 0) > 0  # self.in_scope, asked once
         unit.refs.add(key)
-        unit.reads.append(Read(key, self.order, self.in_scope, item))
-        if self.in_scope:
+        unit.reads.append(Read(key, self.order, in_scope, item))
+        if in_scope:
             unit.in_scope_refs.add(key)
         for site in self._open_calls:
             site.arg_refs.add(key)
@@ -568,40 +600,44 @@ class Binder:
 
     def _call(self, node: ast.Call) -> None:
         func = node.func
+        key = id(node)
+        unit = self.unit
+        is_method = isinstance(func, ast.Attribute)
         qualified = self.qualify(func)
         self.order += 1
+        flags = self.flags
         site = CallSite(
             node=node,
-            unit=self.unit,
-            in_scope=self.in_scope,
+            unit=unit,
+            in_scope=self._open_scopes.get(id(unit), 0) > 0,  # self.in_scope
             order=self.order,
             qualified=qualified,
             statement=self.statement,
-            targets=self._targets_of.get(id(node), ()),
-            receiver=ref_key(func.value) if isinstance(func, ast.Attribute) else None,
-            chain_root=chain_root(func),
+            targets=self._targets_of.get(key, ()),
+            receiver=ref_key(func.value) if is_method else None,
+            chain_root=chain_root(func) if is_method else None,  # None for any other func
             inside_call=self._open_calls[-1] if self._open_calls else None,
-            chained=tuple(self._chained.pop(id(node), ())),
-            per_replica=bool(self.flags & Flags.PER_REPLICA),
-            bound_in=self._bound_in.get(id(node)),
+            chained=tuple(self._chained.pop(key, ())),
+            per_replica=bool(flags & Flags.PER_REPLICA),
+            bound_in=self._bound_in.get(key),
             class_body=self.classes[-1] if self.classes else None,
-            iterated=id(node) in self._iterated,
-            single_device=bool(self.flags & Flags.SINGLE_DEVICE),
+            iterated=key in self._iterated,
+            single_device=bool(flags & Flags.SINGLE_DEVICE),
         )
-        self.unit.calls.append(site)
+        unit.calls.append(site)
         if self._branches:
             self.call_branches[id(site)] = tuple(self._branches)
         if qualified:
             self.imported_calls.update(qualified)
         self.recognise_call(site, func, qualified)
         site.entry = site.callee is not None and not site.in_scope and self._starts_program(site)
-        if isinstance(func, ast.Attribute):
+        if is_method:
             # ds.batch(8).map(f).unbatch(): tell the inner calls what follows them.
             inner = func.value
             while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute):
                 self._chained.setdefault(id(inner), []).append(func.attr)
                 inner = inner.func.value
-        if isinstance(func, ast.Attribute) and func.attr in _FILLING_METHODS and isinstance(func.value, ast.Name):
+        if is_method and func.attr in _FILLING_METHODS and isinstance(func.value, ast.Name):
             # metrics.update({"auc": AUC()}), trackers.append(Mean()): held by the container
             for argument in [*node.args, *(k.value for k in node.keywords)]:
                 for held in held_calls(argument):
@@ -610,9 +646,12 @@ class Binder:
         saved = self.flags
         self.flags = saved | self.argument_flags(site, func, qualified)
         self._open_calls.append(site)
-        self.visit(func)
-        self.visit_all(node.args)
-        self.visit_all(k.value for k in node.keywords)
+        visit = self.visit
+        visit(func)
+        for argument in node.args:
+            visit(argument)
+        for keyword in node.keywords:
+            visit(keyword.value)
         self._open_calls.pop()
         self.flags = saved
 

@@ -228,16 +228,19 @@ class Builder(Binder):
                     return True
         return False
 
-    def _makes_strategy(self, value: ast.expr) -> bool:
+    def _makes_strategy(self, value: ast.expr, called: tuple[str, ...] | None = None) -> bool:
         """A strategy object: constructed, returned by the file's own function,
-        or either branch of ``a if cond else b`` being one."""
+        or either branch of ``a if cond else b`` being one. ``called``: the
+        qualified names of ``value.func`` when the caller has them already."""
         if isinstance(value, ast.IfExp):
             return self._makes_strategy(value.body) or self._makes_strategy(value.orelse)
         if isinstance(value, ast.Call):
-            if isinstance(value.func, ast.Name) and not self.qualify(value.func):
+            if called is None:
+                called = self.qualify(value.func)
+            if isinstance(value.func, ast.Name) and not called:
                 if any(u.makes_strategy for u in self.functions.get(value.func.id, ())):
                     return True
-            return any(api.strategy_class(q) or q in api.GET_STRATEGY for q in self.qualify(value.func))
+            return any(api.strategy_class(q) or q in api.GET_STRATEGY for q in called)
         if isinstance(value, ast.Name):
             return value.id in self.facts.strategy_vars
         return False
@@ -267,7 +270,7 @@ class Builder(Binder):
         return any(last_identifier(d.func if isinstance(d, ast.Call) else d) in self.facts.scope_decorators
                    for d in node.decorator_list)
 
-    def scope_of_with(self, node: ast.With | ast.AsyncWith) -> tuple[bool, Flags]:
+    def scope_of_with(self, node: ast.With | ast.AsyncWith) -> tuple[bool, int]:
         scoped = any(self.is_scope(item.context_expr) for item in node.items)
         if scoped:
             self.facts.scope_entered = True
@@ -312,7 +315,7 @@ class Builder(Binder):
             elif isinstance(node.value, ast.Call):
                 self.facts.serving_results.add(id(node.value))
 
-    def argument_flags(self, site: CallSite, func: ast.expr, qualified: tuple[str, ...]) -> Flags:
+    def argument_flags(self, site: CallSite, func: ast.expr, qualified: tuple[str, ...]) -> int:
         flags = Flags.NONE
         if isinstance(func, ast.Name) and not qualified and func.id in _INSPECTING_BUILTINS and not self._bound_here(
                 func.id):
@@ -336,17 +339,19 @@ class Builder(Binder):
         if self.is_scope(value):
             facts.scope_vars.add(target)
         last = target.rsplit(".", 1)[-1]
-        if isinstance(value, ast.Call) and api.call_role(self.qualify(value.func)) is CallRole.GET_STRATEGY:
+        # What the called function may be, asked once: nothing below changes it before it is used.
+        called = self.qualify(value.func) if isinstance(value, ast.Call) else None
+        if called is not None and api.call_role(called) is CallRole.GET_STRATEGY:
             # self.strategy = tf.distribute.get_strategy(): the caller's strategy, whatever
             # scope it entered; reading it later is no sign this code must enter one.
             facts.ambient_strategies.add(target)
-        if self._makes_strategy(value):
+        if self._makes_strategy(value, called):
             # MirroredStrategy() if len(gpus) > 1 else OneDeviceStrategy(...),
             # or dist = get_dist() where get_dist constructs one.
             facts.strategy_vars.add(target)
             self._note_strategy(target)
             return
-        if isinstance(value, ast.Call) and self._learn_from_called_value(target, last, value):
+        if called is not None and self._learn_from_called_value(target, last, value, called):
             return
         if api.says_strategy(last) or target in self.extra_strategy_names:
             if isinstance(value, (ast.Constant, ast.JoinedStr, ast.List, ast.Tuple, ast.Dict, ast.Set)):
@@ -358,9 +363,9 @@ class Builder(Binder):
                 self.unit.owns_strategy = True
             self._note_strategy(target)
 
-    def _learn_from_called_value(self, target: str, last: str, value: ast.Call) -> bool:
-        """``target = value(...)``; True when nothing more is to be learnt of it."""
-        qualified = self.qualify(value.func)
+    def _learn_from_called_value(self, target: str, last: str, value: ast.Call, qualified: tuple[str, ...]) -> bool:
+        """``target = value(...)`` (``qualified``: what ``value.func`` may be); True
+        when nothing more is to be learnt of it."""
         if isinstance(value.func, ast.Name) and value.func.id == "getattr" and value.args:
             # optimizer_cls = getattr(tf.keras.optimizers, name): some class of that module
             for module, base in (("keras.optimizers", "Optimizer"), ("keras.metrics", "Metric")):

@@ -2,7 +2,9 @@
 the calls they run, and what those calls may reach.
 
 Plain typed records; the builder (:mod:`.builder`) fills them in one walk and
-the model (:mod:`.model`) answers the rules' questions about them.
+the model (:mod:`.model`) answers the rules' questions about them. They have
+``__slots__``: the walk makes one per binding, read and call (thousands a file),
+and reads their fields in every rule.
 """
 
 from __future__ import annotations
@@ -85,7 +87,7 @@ class BindingKind(enum.Enum):
     OTHER = "other"  # unpacking and other targets whose value is not one expression
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Binding:
     """One binding of a name (or of ``self.x``/``a.b``) in a unit, in walk order."""
 
@@ -118,7 +120,7 @@ class Window(NamedTuple):
         return self.start <= order < self.end
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Use:
     """One use of a name at one point of the walk (a prediction, a loop over it...)."""
 
@@ -126,7 +128,7 @@ class Use:
     order: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Read:
     """One read of a name (or ``self.x``): where in the walk, and inside a strategy scope or not."""
 
@@ -137,14 +139,14 @@ class Read:
     key: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LocalFunction:
     """``name(...)``: a function or class of this file, looked up from the caller's unit."""
 
     name: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SelfMethod:
     """``self.method(...)`` / ``cls.method(...)`` inside class ``class_name``."""
 
@@ -152,7 +154,7 @@ class SelfMethod:
     method: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AttributeCall:
     """``receiver.method(...)`` on a plain name: an instance or a class of this file, maybe."""
 
@@ -160,7 +162,7 @@ class AttributeCall:
     method: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ImportedHelper:
     """A function of another file of the checked tree, known by its summary."""
 
@@ -170,7 +172,7 @@ class ImportedHelper:
 Callee = LocalFunction | SelfMethod | AttributeCall | ImportedHelper
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class CallSite:
     """One call, where it runs and what it is bound to."""
 
@@ -225,7 +227,7 @@ class CallSite:
         return False
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Unit:
     """A body of code that runs as one: the module, a function, or a lambda."""
 
