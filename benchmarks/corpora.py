@@ -35,7 +35,7 @@ PACKAGES = {
 }
 
 REPO = Path(__file__).resolve().parents[1]
-ONE_FILE = REPO / "tests" / "corpus" / "buggy" / "b04_compile_after_scope.py"
+ONE_FILE = REPO / "tests" / "corpus" / "buggy" / "mg102_compile_after_scope.py"
 ONE_PLAIN_FILE = REPO / "benchmarks" / "installed.py"
 TRAINING_SCRIPTS = 150
 _HAS_STRATEGY = re.compile(r"Strategy\(|get_strategy\(")

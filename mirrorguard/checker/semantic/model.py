@@ -37,6 +37,7 @@ from mirrorguard.checker.semantic.units import (
     Unit,
     Window,
     argument_for,
+    never_together,
 )
 
 
@@ -496,7 +497,7 @@ class SemanticModel:
             events = [_canonical(event, same) for event in events]
             for site in unit.calls:
                 path = self._binder.call_branches.get(id(site))
-                if path and all(_excluded(_canonical(path, same), event) for event in events):
+                if path and all(never_together(_canonical(path, same), event) for event in events):
                     site.single_device = True
 
     def _repeated_conditions(self, unit: Unit) -> dict[int, int]:
@@ -853,12 +854,6 @@ def _canonical(path: tuple[tuple[int, int], ...], same: dict[int, int]) -> tuple
 def _names_in_dump(dump: str) -> list[str]:
     """The names an ``ast.dump`` of an expression reads: ``Name(id='args', ...)``."""
     return re.findall(r"Name\(id='([^']+)'", dump)
-
-
-def _excluded(path: tuple[tuple[int, int], ...], other: tuple[tuple[int, int], ...]) -> bool:
-    """Are the two branch paths on different branches of one ``if`` (never both in one run)?"""
-    mine = dict(path)
-    return any(node in mine and mine[node] != branch for node, branch in other)
 
 
 def build_model(tree: ast.Module, effects: Iterable[Effect], *, extra_strategy_names: Iterable[str] = (),
