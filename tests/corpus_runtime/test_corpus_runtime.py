@@ -58,7 +58,10 @@ def _unjudged_here(run, name=None) -> bool:
     # not judge it: see harness.scripts_for_ci): this run says nothing either way about the row.
     if run is None:
         return name is not None and (harness.CORPUS / name).exists()
-    return run.verdict == "cannot" and harness.machine_reason(run.detail)
+    # A run that could not judge the script (for any reason: CI's loaded runners have made a script
+    # that is judged here fail elsewhere) says nothing about the row; only a judged run can make
+    # a row stale, by agreeing.
+    return run.verdict == "cannot"
 
 
 def test_the_disagreement_table_has_no_stale_rows(comparison):
