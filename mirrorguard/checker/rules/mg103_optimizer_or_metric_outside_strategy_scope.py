@@ -12,6 +12,7 @@ from mirrorguard.checker.rules import mg104_model_loaded_outside_strategy_scope 
 from mirrorguard.checker.rules.base import Case, Context, Fix, Report, Rule
 from mirrorguard.checker.semantic import CallSite, Effect, SemanticModel, Unit, walk
 from mirrorguard.checker.semantic.units import END_OF_UNIT, BindingKind, argument_for
+from mirrorguard.checker.semantic.syntax import ref_key
 
 _REPLICA_RUN = frozenset({"run", "experimental_run_v2", "call_for_each_replica"})
 # optimizer.apply_gradients(zip(grads, v)), optimizer.apply(grads, v), optimizer.minimize(loss, var_list=v)
@@ -162,7 +163,7 @@ def _reads_scoped_variables(node: ast.AST, unit: Unit, order: int, model: Semant
     seen.add(id(node))
     for inner in walk(node):
         if isinstance(inner, ast.Attribute) and inner.attr in _VARIABLES:
-            owner = _dotted(inner.value)
+            owner = ref_key(inner.value)
             if owner is not None and _made_in_scope(owner, unit, order, model, depth + 1):
                 return True
         elif isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Load):
@@ -172,14 +173,6 @@ def _reads_scoped_variables(node: ast.AST, unit: Unit, order: int, model: Semant
                         _reads_scoped_variables(binding.value, scope, binding.order, model, depth + 1, seen)):
                     return True
     return False
-
-
-def _dotted(node: ast.AST) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
-        return f"self.{node.attr}"
-    return None
 
 
 def _bindings_at(name: str, unit: Unit, order: int, model: SemanticModel):
@@ -225,7 +218,7 @@ def _made_in_scope_uncached(name: str, unit: Unit, order: int, model: SemanticMo
         if binding.kind is BindingKind.PARAMETER:
             for caller in scope.callers:
                 argument = argument_for(caller, scope, name)
-                owner = _dotted(argument) if argument is not None else None
+                owner = ref_key(argument) if argument is not None else None
                 if owner is not None and _made_in_scope(owner, caller.unit, caller.order, model, depth + 1):
                     return True
             continue
@@ -233,7 +226,7 @@ def _made_in_scope_uncached(name: str, unit: Unit, order: int, model: SemanticMo
         if binding.index is not None and isinstance(value, (ast.Tuple, ast.List)):
             value = value.elts[binding.index] if binding.index < len(value.elts) else None
         if isinstance(value, (ast.Name, ast.Attribute)):
-            owner = _dotted(value)
+            owner = ref_key(value)
             if owner is not None and _made_in_scope(owner, scope, binding.order, model, depth + 1):
                 return True
         if not isinstance(value, ast.Call):
@@ -259,7 +252,7 @@ def _returns_scoped(function: Unit, index: int | None, model: SemanticModel, dep
             if not isinstance(value, ast.Tuple) or index >= len(value.elts):
                 continue
             value = value.elts[index]
-        owner = _dotted(value)
+        owner = ref_key(value)
         if owner is not None and _made_in_scope(owner, function, END_OF_UNIT, model, depth):
             return True
     return False
