@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 from mirrorguard.checker import names as api
 from mirrorguard.checker.rules.base import Context
@@ -187,13 +187,19 @@ def _handed_functions(model: SemanticModel, key: str, callee: str) -> set[int]:
 
 
 def _handed(unit: Unit | None, model: SemanticModel, key: str, callee: str, seen: set[int]) -> bool:
-    handed = _handed_functions(model, key, callee)
+    return _only_within(unit, model, _handed_functions(model, key, callee), seen)
+
+
+def _only_within(unit: Unit | None, model: SemanticModel, functions: set[int], seen: set[int],
+                 handed_lambda: Callable[[Unit], bool] | None = None) -> bool:
+    """Does ``unit`` run only as part of ``functions`` (by id): one of them, nested in one,
+    or a helper that only such code calls (a lambda ``handed_lambda`` accepts counts too)?"""
     while unit is not None and not unit.is_module:
-        if id(unit) in handed:
+        if id(unit) in functions or (handed_lambda is not None and unit.is_lambda and handed_lambda(unit)):
             return True
         if id(unit) not in seen and unit.callers:
             seen.add(id(unit))
-            if all(_handed(caller.unit, model, key, callee, seen) for caller in unit.callers):
+            if all(_only_within(caller.unit, model, functions, seen, handed_lambda) for caller in unit.callers):
                 return True
         unit = unit.parent
     return False
@@ -210,21 +216,12 @@ def _per_worker(unit: Unit | None, model: SemanticModel, seen: set[int]) -> bool
     """A function given to ``create_per_worker_dataset`` (for training or for
     evaluation), a lambda given to it, or a helper only such functions call:
     its batch is one worker's."""
-    per_worker = _per_worker_functions(model)
-    while unit is not None and not unit.is_module:
-        if id(unit) in per_worker:
-            return True
-        if unit.is_lambda:
-            node = unit.node
-            if any(site.method == "create_per_worker_dataset" and node in site.node.args
-                   for site in (unit.parent.calls if unit.parent is not None else ())):
-                return True
-        if id(unit) not in seen and unit.callers:
-            seen.add(id(unit))
-            if all(_per_worker(caller.unit, model, seen) for caller in unit.callers):
-                return True
-        unit = unit.parent
-    return False
+    return _only_within(unit, model, _per_worker_functions(model), seen, _lambda_given_to_per_worker)
+
+
+def _lambda_given_to_per_worker(unit: Unit) -> bool:
+    return any(site.method == "create_per_worker_dataset" and unit.node in site.node.args
+               for site in (unit.parent.calls if unit.parent is not None else ()))
 
 
 def _for_unreplicated_model(site: CallSite, model: SemanticModel) -> bool:
@@ -399,8 +396,7 @@ def role(expression: ast.expr, site: CallSite, model: SemanticModel) -> Kind:
     value = value_of(expression, site.unit, model, order=site.order)
     if value.kind is Kind.REPLICAS:
         return Kind.SCALED
-    if value.kind in (Kind.CONSTANT, Kind.UNKNOWN) and any(
-            key in _said_global(model) for key in _aliases(expression, site.unit)):
+    if value.kind in (Kind.CONSTANT, Kind.UNKNOWN) and said_global(expression, site, model):
         return Kind.SCALED if value.kind is Kind.UNKNOWN else Kind.CONSTANT
     return value.kind
 
