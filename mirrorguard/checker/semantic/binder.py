@@ -112,7 +112,7 @@ class Binder:
         self.methods: dict[tuple[str, str], Unit] = {}
         self.instances: dict[str, str] = {}  # trainer = Trainer(...): name -> class of this file
         self.partials: dict[str, str] = {}  # factory = functools.partial(build_model, ...)
-        self.if_tests: dict[int, tuple[str, int]] = {}  # id(if) -> (its test, dumped; walk order at it)
+        self.if_tests: dict[int, tuple[ast.expr, int]] = {}  # id(if) -> (its test, walk order at it)
         self.call_branches: dict[int, tuple[tuple[int, int], ...]] = {}  # id(site) -> the if/else branches it sits in
         self.discarded: set[int] = set()  # id(call) of calls made as statements: their result is dropped
         self.held_keys: dict[int, str] = {}  # id(call) -> the constant key a container holds its result under
@@ -407,7 +407,7 @@ class Binder:
         self._open_scopes[id(self.unit)] = before
 
     def _if(self, node: ast.If) -> None:
-        self.if_tests[id(node)] = (ast.dump(node.test), self.order)
+        self.if_tests[id(node)] = (node.test, self.order)
         body_free, else_free = self.scope_free_branches(node)
         self.visit(node.test)
         main_guard = Flags.MAIN_GUARD if self.unit.is_module and is_main_guard(node.test) else Flags.NONE

@@ -20,7 +20,6 @@ the file is judged on its own only when it mentions a strategy.
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Mapping
 
@@ -38,6 +37,7 @@ from mirrorguard.checker.semantic.units import (
     Window,
     argument_for,
     never_together,
+    walk,
 )
 
 
@@ -507,13 +507,15 @@ class SemanticModel:
         tests = self._binder.if_tests
         branches = self._binder.call_branches
         mine = {node for site in unit.calls for node, _ in branches.get(id(site), ())}
-        ifs = sorted((order, node_id, dump) for node_id, (dump, order) in tests.items() if node_id in mine)
+        # Only the ifs this unit's calls sit in are compared (dumped to compare them as text).
+        ifs = sorted((order, node_id, test) for node_id, (test, order) in tests.items() if node_id in mine)
         first: dict[str, tuple[int, int]] = {}
         same: dict[int, int] = {}
-        for order, node_id, dump in ifs:
+        for order, node_id, test in ifs:
+            dump = ast.dump(test)
             if dump in first:
                 earlier_order, earlier_id = first[dump]
-                names = set(_names_in_dump(dump))
+                names = {node.id for node in walk(test) if isinstance(node, ast.Name)}
                 rebound = any(b.order > earlier_order and b.order < order
                               for name, bindings in unit.bindings.items()
                               if name.split(".")[0] in names for b in bindings)
@@ -849,11 +851,6 @@ def _calls_super_init(node: ast.Call) -> bool:
 
 def _canonical(path: tuple[tuple[int, int], ...], same: dict[int, int]) -> tuple[tuple[int, int], ...]:
     return tuple((same.get(node, node), branch) for node, branch in path)
-
-
-def _names_in_dump(dump: str) -> list[str]:
-    """The names an ``ast.dump`` of an expression reads: ``Name(id='args', ...)``."""
-    return re.findall(r"Name\(id='([^']+)'", dump)
 
 
 def build_model(tree: ast.Module, effects: Iterable[Effect], *, extra_strategy_names: Iterable[str] = (),
