@@ -74,8 +74,8 @@ def _returns_param_rebatched(function, param: str) -> bool:
                 if node.id != param:
                     return False
                 break
-            if binding.kind is not BindingKind.ASSIGNMENT or binding.value is None or len(
-                    [b for b in bindings if b.kind is not BindingKind.PARAMETER]) > 1 and binding.branches:
+            if binding.kind is not BindingKind.ASSIGNMENT or binding.value is None or (
+                    len([b for b in bindings if b.kind is not BindingKind.PARAMETER]) > 1 and binding.branches):
                 return False
             # ds = ds.map(f): follow the binding back to what it was made from
             node, limit = binding.value, binding.order
@@ -202,9 +202,9 @@ def only_feeds_elsewhere(name: str, site: CallSite, model: SemanticModel, depth:
                 continue
             if _host_side(other, name, model):
                 continue
-            if other.chain_root != name and any(isinstance(a, ast.Name) and a.id == name for a in other.node.args) and (
-                    _helper_unbatches(other, next(a for a in other.node.args
-                                                  if isinstance(a, ast.Name) and a.id == name), model)):
+            passed = None if other.chain_root == name else next(
+                (a for a in other.node.args if isinstance(a, ast.Name) and a.id == name), None)
+            if passed is not None and _helper_unbatches(other, passed, model):
                 continue  # flatten(chunks): a helper of the file unbatches it
             # dataset = chunks.map(split): follow the new name.
             final = _end_of_chain(other, unit) if other.chain_root == name else None
