@@ -24,8 +24,6 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-# What the package needs at run time (pyproject's dependencies, without the tomli backport).
-DEPENDENCIES = ("flake8", "libcst", "pathspec")
 
 
 def python_of(folder: Path) -> Path:
@@ -41,13 +39,16 @@ def _run(command: list[str], **kwargs) -> None:
 def ensure(folder: Path, tree: Path = REPO) -> Path:
     """Install ``tree`` (not editable) into the environment at ``folder``; return its python."""
     python = python_of(folder)
-    if not python.exists():
+    fresh = not python.exists()
+    if fresh:
         _run([sys.executable, "-m", "venv", str(folder)])
-        _run([str(python), "-m", "pip", "install", "--quiet", *DEPENDENCIES])
     with tempfile.TemporaryDirectory(prefix="mirrorguard-wheel-") as wheels:
         _run([str(python), "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", wheels, str(tree)])
         (wheel,) = Path(wheels).glob("mirrorguard-*.whl")
-        _run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", "--force-reinstall", str(wheel)])
+        # A new environment takes the wheel's own dependencies (pyproject's, as pip install .
+        # would); a kept one only swaps the wheel, so every run measures the same flake8.
+        _run([str(python), "-m", "pip", "install", "--quiet", *(() if fresh else ("--no-deps", "--force-reinstall")),
+              str(wheel)])
     site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                           capture_output=True, text=True, check=True).stdout.strip()
     _run([str(python), "-m", "compileall", "-q", site])
