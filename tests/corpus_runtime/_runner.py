@@ -410,7 +410,14 @@ def _message(error: BaseException) -> str:
     return text if len(text) <= 4000 else text[:2000] + "\n...\n" + text[-2000:]
 
 
+_TIMER = {"fired": False}
+
+
 def _on_alarm(signum, frame):
+    # Remembered as well as raised: when the signal lands inside TensorFlow's C++ code, pybind11
+    # replaces the ScriptTimeout with its own RuntimeError ("MISMATCH of original and normalized
+    # active exception types"), and a run out of time must still read as out of time.
+    _TIMER["fired"] = True
     raise ScriptTimeout()
 
 
@@ -430,6 +437,7 @@ def run_one(path: Path, flags_before, folder: Path | None = None) -> dict:
         sys.argv = [str(path)]
         folder = folder or path.parent
         sys.path.insert(0, str(folder))
+        _TIMER["fired"] = False
         signal.signal(signal.SIGPROF, _on_alarm)
         signal.setitimer(signal.ITIMER_PROF, ARGS.timeout)
         try:
@@ -441,12 +449,16 @@ def run_one(path: Path, flags_before, folder: Path | None = None) -> dict:
         except ScriptTimeout:
             outcome.update(exception="Timeout", message=f"still running after {ARGS.timeout:.0f} CPU seconds")
         except BaseException as error:  # noqa: BLE001  (the script's failure is the observation)
-            outcome.update(
-                exception=type(error).__name__,
-                guard=isinstance(error, MirrorGuardError),
-                message=_message(error),
-                traceback="".join(traceback.format_exception(type(error), error, error.__traceback__))[-3000:],
-            )
+            if _TIMER["fired"]:
+                outcome.update(exception="Timeout", message=f"still running after {ARGS.timeout:.0f} CPU seconds "
+                               f"(the timer's signal surfaced as {type(error).__name__})")
+            else:
+                outcome.update(
+                    exception=type(error).__name__,
+                    guard=isinstance(error, MirrorGuardError),
+                    message=_message(error),
+                    traceback="".join(traceback.format_exception(type(error), error, error.__traceback__))[-3000:],
+                )
         finally:
             signal.setitimer(signal.ITIMER_PROF, 0)
             sys.argv = argv

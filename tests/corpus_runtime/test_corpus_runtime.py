@@ -106,3 +106,16 @@ def test_the_fix_runs_table_has_no_stale_rows(comparison):
              if name not in comparison.fix_broken and not _unjudged_here(comparison.runs.get(name), name)
              and not (name in comparison.runs and _unjudged_here(comparison.runs[name].after_fix))]
     assert not stale, "these rows no longer describe a fixed script that fails:\n" + "\n".join(stale)
+
+
+def test_a_timeout_that_tensorflow_rewraps_still_reads_as_out_of_time(tmp_path):
+    """CI, stop 23: the timer's signal landed inside TensorFlow's C++ code and pybind11 replaced
+    the ScriptTimeout with a RuntimeError; the run was read as a broken fix instead of no time."""
+    path = tmp_path / "spins.py"
+    path.write_text("try:\n    while True:\n        pass\n"
+                    "except BaseException as error:\n    raise RuntimeError('MISMATCH ... REPLACED BY') from error\n",
+                    encoding="utf-8")
+    outcome = harness._run_group([str(path)], "keras3", 2, 1.0)[str(path.resolve())]
+    assert outcome["exception"] == "Timeout", outcome
+    verdict, detail = harness.classify(outcome)
+    assert verdict == "cannot" and harness.machine_reason(detail)
