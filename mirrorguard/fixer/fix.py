@@ -628,9 +628,10 @@ class _Round:
         flagged = [i for i in range(len(body)) if movable(i)]
         objects = set().union(*(st.writes(body[i]) | st.reads(body[i]) for i in flagged)) - self.imported
 
-        def describes(i: int) -> bool:  # or goes on building them (`model.add(...)`)
+        def describes(i: int) -> bool:  # or goes on building them (`model.add(...)`, an adapt())
             return not self.frozen(body[i]) and (st.only_reports_on(body[i], objects, self.loggers)
-                                                 or st.only_builds(body[i], objects, self.imported))
+                                                 or st.only_builds(body[i], objects, self.imported)
+                                                 or st.only_adapts(body[i], objects, self.imported))
 
         after = index
         while after < len(body) and (movable(after) or describes(after)):
@@ -680,8 +681,9 @@ class _Round:
                 break  # a new block stays in its notebook cell and leaves magics alone
             if id(statement) in self.flagged and isinstance(statement, cst.SimpleStatementLine):
                 last = probe
-            elif st.only_builds(statement, self._bound(body, index, last), self.imported):
-                last = probe  # `model.add(layers.Dense(8))` creates weights: it goes in with the model
+            elif (st.only_builds(statement, self._bound(body, index, last), self.imported)
+                  or st.only_adapts(statement, self._bound(body, index, last), self.imported)):
+                last = probe  # `model.add(layers.Dense(8))`, an adapt() create weights: they go in with the model
             elif (
                 not isinstance(statement, cst.SimpleStatementLine)
                 or st.trains(statement)
@@ -717,11 +719,13 @@ class _Round:
         """May ``statement``, which a moved statement cannot pass, move with it instead: another
         flagged statement (it goes into the scope anyway), one that only describes the moved
         objects (``model.summary()``, a print or log of them), or one that goes on building
-        them (``model.add(layers.Dense(8))``: that creates weights, which belong in the scope)?"""
+        them (``model.add(layers.Dense(8))``, ``model.layers[0].adapt(x)``: those create weights,
+        which belong in the scope)?"""
         if not isinstance(statement, cst.SimpleStatementLine) or self.frozen(statement):
             return False
         return (id(statement) in self.flagged or st.only_reports_on(statement, objects, self.loggers)
-                or st.only_builds(statement, objects, self.imported))
+                or st.only_builds(statement, objects, self.imported)
+                or st.only_adapts(statement, objects, self.imported))
 
     def _runs(self, body, indices: list[int]) -> tuple[list[tuple[int, int]], list[int]]:
         """Line runs of the statements ``indices`` (in order) with their comments, blank lines

@@ -368,6 +368,46 @@ def only_builds(statement: cst.CSTNode, objects: set[str], imported: set[str]) -
     return all(id(call) in tops or callee_root(call) in imported | BUILTIN_NAMES for call in calls(statement))
 
 
+# `adapt()` is what makes a preprocessing layer's variables (a Normalization's mean, variance
+# and count): when the layer belongs to a model that moves into the scope, so does its adapt.
+# The data handed to it may be shaped on the way (`ds.map(lambda x, y: x)`): those methods make
+# no variable.
+_DATA_METHODS = frozenset({"map", "batch", "unbatch", "take", "skip", "shuffle", "prefetch", "cache", "filter"})
+
+
+def _rooted_in(node: cst.CSTNode, objects: set[str]) -> bool:
+    """Is ``node`` one of ``objects`` or a part of one: ``aug``, ``aug.layers[0]``,
+    ``model.get_layer("norm")``?"""
+    while True:
+        if isinstance(node, (cst.Attribute, cst.Subscript)):
+            node = node.value
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get_layer":
+            node = node.func.value
+        else:
+            return isinstance(node, cst.Name) and node.value in objects
+
+
+def only_adapts(statement: cst.CSTNode, objects: set[str], imported: set[str]) -> bool:
+    """Is ``statement`` a line of ``<part of one of objects>.adapt(data)`` calls
+    (``data_augmentation.layers[0].adapt(x_train)``)? It binds nothing, and the only other
+    calls shape the data (library functions, builtins, dataset methods such as ``map``)."""
+    if not isinstance(statement, cst.SimpleStatementLine) or not objects or writes(statement):
+        return False
+    tops: set[int] = set()
+    for small in statement.body:
+        call = small.value if isinstance(small, cst.Expr) else None
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+                and call.func.attr.value == "adapt" and _rooted_in(call.func.value, objects)):
+            return False
+        tops.add(id(call))
+    return all(
+        id(call) in tops
+        or callee_root(call) in imported | BUILTIN_NAMES
+        or isinstance(call.func, cst.Attribute) and call.func.attr.value in _DATA_METHODS | {"get_layer"}
+        for call in calls(statement)
+    )
+
+
 def trains(node: cst.CSTNode) -> bool:
     """Does ``node`` call fit/evaluate/predict/save or the like?"""
     for call in calls(node):

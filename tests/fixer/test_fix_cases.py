@@ -496,6 +496,57 @@ FIXED = {
         with strategy.scope():
             model.compile(optimizer="sgd", loss="mse")
     """, False),
+    # keras-io's ViT-style augmentation block: adapt() makes the Normalization's variables, so
+    # it goes into the scope with the Sequential (measured: left outside, the guard still named
+    # normalization/mean, variance and count after the fix).
+    "adapt_moves_with_its_layer": ("""
+        import tensorflow as tf
+        from tensorflow import keras
+        from tensorflow.keras import layers
+
+        strategy = tf.distribute.MirroredStrategy()
+        data_augmentation = keras.Sequential([layers.Normalization(), layers.RandomFlip("horizontal")])
+        data_augmentation.layers[0].adapt(x_train)
+
+        with strategy.scope():
+            inputs = keras.Input(shape=(32, 32, 3))
+            outputs = layers.Dense(10)(layers.Flatten()(data_augmentation(inputs)))
+            model = keras.Model(inputs, outputs)
+            model.compile(optimizer="adam", loss="mse")
+    """, """
+        import tensorflow as tf
+        from tensorflow import keras
+        from tensorflow.keras import layers
+
+        strategy = tf.distribute.MirroredStrategy()
+
+        with strategy.scope():
+            data_augmentation = keras.Sequential([layers.Normalization(), layers.RandomFlip("horizontal")])
+            data_augmentation.layers[0].adapt(x_train)
+            inputs = keras.Input(shape=(32, 32, 3))
+            outputs = layers.Dense(10)(layers.Flatten()(data_augmentation(inputs)))
+            model = keras.Model(inputs, outputs)
+            model.compile(optimizer="adam", loss="mse")
+    """, False),
+    # The regression tutorial's shape, before the strategy: the adapt, fed a mapped dataset,
+    # crosses the strategy's creation with the model it belongs to.
+    "adapt_of_a_named_layer_carried_past_the_strategy": ("""
+        import tensorflow as tf
+
+        model = tf.keras.Sequential([tf.keras.layers.Normalization(name="norm"), tf.keras.layers.Dense(1)])
+        model.get_layer("norm").adapt(train_ds.map(lambda x, y: x))
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model.compile(optimizer="adam", loss="mse")
+    """, """
+        import tensorflow as tf
+
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Normalization(name="norm"), tf.keras.layers.Dense(1)])
+            model.get_layer("norm").adapt(train_ds.map(lambda x, y: x))
+            model.compile(optimizer="adam", loss="mse")
+    """, False),
     "tabs_and_multiline_string_kept": ("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()
