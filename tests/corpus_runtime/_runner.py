@@ -432,6 +432,9 @@ def run_one(path: Path, flags_before, folder: Path | None = None) -> dict:
     argv = sys.argv
     started, cpu_started = time.monotonic(), time.process_time()
     outcome = {"file": str(path), "exception": None, "message": "", "traceback": ""}
+    # A script's environment is its own: MG401's scripts set TF_CONFIG to a two-worker cluster,
+    # and a later script's MultiWorkerMirroredStrategy would wait for those workers for ever.
+    environment = dict(os.environ)
     with tempfile.TemporaryDirectory(prefix="mg-corpus-") as work:
         os.chdir(work)
         sys.argv = [str(path)]
@@ -465,6 +468,8 @@ def run_one(path: Path, flags_before, folder: Path | None = None) -> dict:
             with contextlib.suppress(ValueError):  # unless the script took it out itself
                 sys.path.remove(str(folder))
             os.chdir(here)
+            os.environ.clear()
+            os.environ.update(environment)
     outcome.update(RECORD, seconds=round(time.monotonic() - started, 2),
                    cpu_seconds=round(time.process_time() - cpu_started, 2), output_tail=out.getvalue()[-800:])
     with contextlib.suppress(Exception):

@@ -108,14 +108,23 @@ def test_the_fix_runs_table_has_no_stale_rows(comparison):
     assert not stale, "these rows no longer describe a fixed script that fails:\n" + "\n".join(stale)
 
 
-def test_a_timeout_that_tensorflow_rewraps_still_reads_as_out_of_time(tmp_path):
-    """CI, stop 23: the timer's signal landed inside TensorFlow's C++ code and pybind11 replaced
-    the ScriptTimeout with a RuntimeError; the run was read as a broken fix instead of no time."""
-    path = tmp_path / "spins.py"
-    path.write_text("try:\n    while True:\n        pass\n"
-                    "except BaseException as error:\n    raise RuntimeError('MISMATCH ... REPLACED BY') from error\n",
-                    encoding="utf-8")
-    outcome = harness._run_group([str(path)], "keras3", 2, 1.0)[str(path.resolve())]
-    assert outcome["exception"] == "Timeout", outcome
-    verdict, detail = harness.classify(outcome)
+def test_each_script_runs_as_in_a_fresh_process_and_a_rewrapped_timeout_reads_as_one(tmp_path):
+    """One runner process, three scripts. CI, stop 23: the timer's signal landed inside
+    TensorFlow's C++ code and pybind11 replaced the ScriptTimeout with a RuntimeError, read as a
+    broken fix instead of no time. And a script's TF_CONFIG stayed for the next script, whose
+    MultiWorkerMirroredStrategy waited for the two workers it named until the process was killed."""
+    spins = tmp_path / "spins.py"
+    spins.write_text("try:\n    while True:\n        pass\n"
+                     "except BaseException as error:\n    raise RuntimeError('MISMATCH ... REPLACED BY') from error\n",
+                     encoding="utf-8")
+    sets = tmp_path / "sets.py"
+    sets.write_text("import os\nos.environ['TF_CONFIG'] = '{\"cluster\": {}}'\n", encoding="utf-8")
+    reads = tmp_path / "reads.py"
+    reads.write_text("import os\nassert 'TF_CONFIG' not in os.environ, os.environ['TF_CONFIG']\n", encoding="utf-8")
+    outcomes = harness._run_group([str(spins), str(sets), str(reads)], "keras3", 2, 1.0)
+    timed_out = outcomes[str(spins.resolve())]
+    assert timed_out["exception"] == "Timeout", timed_out
+    verdict, detail = harness.classify(timed_out)
     assert verdict == "cannot" and harness.machine_reason(detail)
+    assert outcomes[str(sets.resolve())]["exception"] is None
+    assert outcomes[str(reads.resolve())]["exception"] is None, outcomes[str(reads.resolve())]["message"]
