@@ -6,7 +6,8 @@
 - ``full``: the text line, then the source line with a caret under the code.
 - ``json``: an array of objects with path, line, column, end_line, end_column,
   code, name, message, url (the rule's documentation), fix (``{"applicability":
-  "safe"}`` or ``"unsafe"``, or null) and, for notebooks, ``cell``.
+  "safe"}`` or ``"unsafe"``: what `mirrorguard fix` does with it, or null when it leaves
+  it) and, for notebooks, ``cell``.
 - ``sarif``: a SARIF 2.1.0 log for GitHub code scanning (see sarif.py).
 - ``github``: GitHub Actions workflow commands, one annotation per finding,
   paths relative to ``GITHUB_WORKSPACE`` when it is set; a notebook finding
@@ -160,8 +161,9 @@ def fixable_counts(findings: Sequence[Finding], fixability: Fixability) -> tuple
     return kinds["safe"], kinds["unsafe"]
 
 
-def json_entry(finding: Finding) -> dict:
-    """A finding as the json format writes it: its fields, the rule's documentation URL and fix."""
+def json_entry(finding: Finding, fixability: Fixability = rule_fixability) -> dict:
+    """A finding as the json format writes it: its fields, the rule's documentation URL and how
+    `mirrorguard fix` fixes it (``fixability``: `check` passes the fixer's own answer)."""
     from mirrorguard.checker.rules import RULES_BY_CODE
 
     data = finding.as_dict()
@@ -169,7 +171,7 @@ def json_entry(finding: Finding) -> dict:
         data["end_line"], data["end_column"] = finding.line, finding.column
     rule = RULES_BY_CODE.get(finding.code)
     data["url"] = rule.help_uri if rule is not None else None
-    applicability = fix_applicability(finding.code)
+    applicability = fixability(finding)
     data["fix"] = {"applicability": applicability} if applicability else None
     return data
 
@@ -231,7 +233,7 @@ def write(findings: Sequence[Finding], files_checked: int, stream: TextIO,
         return "[*]" if show_fixes and fixability is not None and fixability(finding) in fixable else ""
 
     if output_format == "json":
-        json.dump([json_entry(finding) for finding in findings], stream, indent=2)
+        json.dump([json_entry(finding, fixability or rule_fixability) for finding in findings], stream, indent=2)
         stream.write("\n")
     elif output_format == "sarif":
         from mirrorguard.checker.sarif import to_sarif

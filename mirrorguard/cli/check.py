@@ -87,9 +87,10 @@ def run_check(args: argparse.Namespace) -> int:
         results = runner.check(checked, settings.__getitem__, cross_file=args.cross_file,
                                root=resolver.tree_root(tree_paths), contents=contents)
         fixability = None
-        if not args.add_noqa and args.show_fixes:
-            # The marks and counts are what `fix` does: the fixer runs on each file with a fixable
-            # finding (libcst, several times a plain check's cost), so only when they are asked for.
+        if not args.add_noqa and (args.show_fixes or args.output_format == "json"):
+            # The marks and counts, and json's `fix`, are what `fix` does: the fixer runs on each
+            # file with a fixable finding (libcst, several times a plain check's cost), so only
+            # when they are asked for.
             fixability = fixability_of(runner, results, settings, contents, resolver, args)
     findings = []
     for result in results:

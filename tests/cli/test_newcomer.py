@@ -120,6 +120,31 @@ def test_json_carries_fix_applicability_url_and_an_end_for_mg000(tmp_path, capsy
         records["MG000"]["line"], records["MG000"]["column"])
 
 
+def test_json_fix_is_what_the_fixer_does_not_what_the_rule_could(tmp_path, capsys, monkeypatch):
+    # MG105's fix is safe, but this counter is read on the host with int(): moved into the scope
+    # it would become a MirroredVariable that int() rejects, so `fix` leaves it.
+    (tmp_path / "loop.py").write_text(textwrap.dedent("""\
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        global_step = tf.Variable(0, trainable=False, dtype=tf.int64)
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+
+        def train_step(x):
+            global_step.assign_add(1)
+            return model(x)
+
+        for batch in dataset:
+            strategy.run(train_step, args=(batch,))
+            print("step", int(global_step))
+        """))
+    (tmp_path / "bad.py").write_text(BAD)
+    code, out, _ = run(capsys, monkeypatch, tmp_path, "check", "--output-format", "json", ".")
+    fixes = {(Path(r["path"]).name, r["code"]): r["fix"] for r in json.loads(out)}
+    assert fixes[("loop.py", "MG105")] is None
+    assert fixes[("bad.py", "MG101")] == {"applicability": "safe"}
+
+
 def test_add_noqa_with_a_notebook_finding_is_no_usage_error(tmp_path, capsys, monkeypatch):
     import shutil
 
