@@ -284,7 +284,7 @@ def _findings(analysed: Analysed, text: str, path: str, settings: Settings) -> l
         if settings.respect_noqa and sources.suppressed(rule.code, sources.noqa_codes(positions.line(line))):
             continue
         findings.add(Finding(path, line, column + 1, rule.code, rule.name, report.message,
-                             end_line=end_line, end_column=end_column + 1))
+                             end_line=end_line, end_column=end_column + 1, fixable=report.fixable))
     return sorted(findings)
 
 

@@ -25,6 +25,8 @@ class Finding:
     # character), when known: SARIF regions and editors underline the whole span.
     end_line: int | None = field(default=None, compare=False)
     end_column: int | None = field(default=None, compare=False)
+    # False where the rule's fix does not apply to this finding (see rules.base.Report).
+    fixable: bool = field(default=True, compare=False)
 
     def as_dict(self) -> dict:
         data = {

@@ -152,7 +152,7 @@ Fixability = Callable[[Finding], "str | None"]
 
 
 def rule_fixability(finding: Finding) -> str | None:
-    return fix_applicability(finding.code)
+    return fix_applicability(finding.code) if finding.fixable else None
 
 
 def fixable_counts(findings: Sequence[Finding], fixability: Fixability) -> tuple[int, int]:

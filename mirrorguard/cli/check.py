@@ -119,13 +119,13 @@ def fixability_of(runner, results, settings, contents: dict[str, bytes], resolve
     The fixer (and libcst) is loaded only for files with a finding whose rule has a fix; a
     file gets the unsafe pass only when it has a finding whose fix is unsafe.
     """
-    from mirrorguard.checker.report import fix_applicability
+    from mirrorguard.checker.report import rule_fixability
 
     items, data = [], []
     for result in results:
         if result.error is not None:
             continue  # its check failed (reported): `fix` leaves such a file alone, so nothing is fixable
-        wanted = {fix_applicability(finding.code) for finding in result.findings}
+        wanted = {rule_fixability(finding) for finding in result.findings}
         if wanted & {"safe", "unsafe"}:
             path = result.path
             if path in contents:

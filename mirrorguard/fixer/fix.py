@@ -46,7 +46,6 @@ from mirrorguard.checker import source as sources
 from mirrorguard.fixer.lines import Lines, is_blank, split_lines
 
 from mirrorguard.checker.rules import ALL_RULES, Applicability, Fix
-from mirrorguard.checker.rules._batching import FIXED_FACTOR
 
 # Each rule declares its fix and that fix's safety; the fixer knows the fixes, not the rules.
 FIX_OF = {r.code: r.fix for r in ALL_RULES if r.fix is not Fix.NONE}
@@ -810,7 +809,8 @@ class _Round:
                 "`num_replicas_in_sync` cannot be read there"
             )
         name = binding[0]
-        if FIXED_FACTOR in (self.message_of(target) or ""):
+        finding = self.findings.get(target.key)
+        if finding is not None and not finding.fixable:
             return _Plan.refused(
                 "the batch is already a product with a fixed count; write "
                 f"`{name}.num_replicas_in_sync` in place of that count by hand")

@@ -136,3 +136,30 @@ def test_standard_input_is_counted_as_fix_dash_fixes_it(tmp_path):
 
     assert check(SCRIPT).endswith("; 1 fixable with `mirrorguard fix`.")
     assert check(REFUSED) == "Found 1 finding in 1 file (1 file checked)."
+
+
+FIXED_PRODUCT = textwrap.dedent("""\
+    import tensorflow as tf
+    PER_REPLICA = 64
+    GLOBAL = PER_REPLICA * 2
+    strategy = tf.distribute.MirroredStrategy()
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        model.compile(optimizer="sgd", loss="mse")
+    model.fit(x, y, batch_size=GLOBAL)
+    """)
+
+
+def test_a_finding_its_rule_marks_unfixable_is_never_counted_nor_fixed(tmp_path, capsys, monkeypatch):
+    # MG201 on a batch that is already a product with a fixed count: multiplying it by the
+    # replicas would scale it twice, so the finding itself says its fix does not apply.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "product.py").write_text(FIXED_PRODUCT)
+    _, out, _ = run(capsys, "check", "--show-fixes", "--unsafe-fixes", "product.py")
+    assert "MG201" in out[0] and "in place of the fixed `2`" in out[0] and "[*]" not in out[0]
+    assert out[-1] == "Found 1 finding in 1 file (1 file checked)."
+    _, out, _ = run(capsys, "check", "product.py")
+    assert out[-1] == "Found 1 finding in 1 file (1 file checked)."  # nothing for --show-fixes to count
+    _, _, err = run(capsys, "fix", "--unsafe-fixes", "--diff", "product.py")
+    assert "already a product with a fixed count" in "\n".join(err)
+    assert err[-1].endswith("; 1 left.")

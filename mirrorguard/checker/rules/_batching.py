@@ -277,11 +277,6 @@ def constant_sizes(found: BatchSize, site: CallSite, unit: Unit,
                                    origin.node, home)  # type: ignore[arg-type]
 
 
-# In MG201's message for a product of fixed numbers: the fixer reads it and does
-# not multiply such a batch by the replicas a second time.
-FIXED_FACTOR = "in place of the fixed"
-
-
 @dataclass(frozen=True)
 class FixedProduct:
     """``GLOBAL = PER_REPLICA * 2``: a global batch multiplied by a fixed count."""

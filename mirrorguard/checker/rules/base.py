@@ -38,10 +38,15 @@ class Case:
 
 @dataclass(frozen=True)
 class Report:
-    """A finding-to-be: the node to report (its whole span) and the message."""
+    """A finding-to-be: the node to report (its whole span) and the message.
+
+    ``fixable`` is False where the rule's fix would be wrong for this one finding (MG201's
+    batch that is already a product with a fixed count: multiplying it again would scale it
+    twice). Such a finding is never counted fixable, and `mirrorguard fix` leaves it."""
 
     node: ast.AST
     message: str
+    fixable: bool = True
 
 
 class Applicability(enum.Enum):

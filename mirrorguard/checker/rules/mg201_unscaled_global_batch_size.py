@@ -38,7 +38,7 @@ def check(context: Context) -> Iterator[Report]:
                            else f"and `{factor}` is a fixed `{product.number}`")
                     yield Report(node, f"global batch size {size} is `{context.code(product.product)}`, {why}; "
                                        f"if it counts the replicas, write `{strategy}.num_replicas_in_sync` "
-                                       f"{batching.FIXED_FACTOR} `{factor}`")
+                                       f"in place of the fixed `{factor}`", fixable=False)
                     continue
                 yield Report(node, f"global batch size {size} is not scaled by `{strategy}.num_replicas_in_sync`; "
                                    f"use a per-replica size times `{strategy}.num_replicas_in_sync`")
