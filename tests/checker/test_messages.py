@@ -50,3 +50,19 @@ def test_constructor_finding_names_the_class_not_init():
     source = textwrap.dedent(MG101_SHAPES["constructor_inside_and_outside_names_the_class"]).lstrip("\n")
     messages = [f.message for f in check_source(source)]
     assert messages and all(m.startswith("`Trainer()` ") for m in messages)
+
+
+def test_a_batch_multiplied_in_place_by_a_fixed_count_names_that_count():
+    findings = check_source(textwrap.dedent("""\
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        BATCH = 64
+        BATCH *= 2
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer="sgd", loss="mse")
+        model.fit(x, y, batch_size=BATCH)
+        """))
+    [finding] = findings
+    assert finding.code == "MG201" and not finding.fixable
+    assert finding.message.startswith("global batch size `128` is `BATCH *= 2`, which multiplies by a fixed `2`")

@@ -16,7 +16,7 @@ from mirrorguard.checker import names as api
 from mirrorguard.checker.rules.base import Context
 from mirrorguard.checker.semantic import CallSite, SemanticModel, Unit, dataflow
 from mirrorguard.checker.semantic.distribute import PER_REPLICA_PARAMS
-from mirrorguard.checker.semantic.values import Kind, Value, parameter_origins, value_of
+from mirrorguard.checker.semantic.values import Kind, Value, parameter_origins, straight_augmented_run, value_of
 
 
 @dataclass(frozen=True)
@@ -281,9 +281,20 @@ def constant_sizes(found: BatchSize, site: CallSite, unit: Unit,
 class FixedProduct:
     """``GLOBAL = PER_REPLICA * 2``: a global batch multiplied by a fixed count."""
 
-    product: ast.BinOp
+    product: ast.BinOp | ast.AugAssign  # or `GLOBAL *= 2`
     factor: ast.expr  # the smaller factor: the count the replicas should replace
     number: int
+
+
+def _constant_product(node: ast.AST, left: Value, right: Value, left_node: ast.expr,
+                      right_node: ast.expr) -> FixedProduct | None:
+    """Two known, different numbers multiplied: the smaller is the fixed count."""
+    if left.kind is Kind.CONSTANT and right.kind is Kind.CONSTANT and None not in (left.number, right.number):
+        if left.number == right.number:
+            return None
+        factor, number = (left_node, left.number) if left.number < right.number else (right_node, right.number)
+        return FixedProduct(node, factor, number)  # type: ignore[arg-type]
+    return None
 
 
 def fixed_product(size: ConstantSize, model: SemanticModel) -> FixedProduct | None:
@@ -295,14 +306,8 @@ def fixed_product(size: ConstantSize, model: SemanticModel) -> FixedProduct | No
         if node is None or unit is None:
             return None
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
-            left = value_of(node.left, unit, model)
-            right = value_of(node.right, unit, model)
-            if left.kind is Kind.CONSTANT and right.kind is Kind.CONSTANT and None not in (left.number, right.number):
-                if left.number == right.number:
-                    return None
-                factor, number = (node.left, left.number) if left.number < right.number else (node.right, right.number)
-                return FixedProduct(node, factor, number)  # type: ignore[arg-type]
-            return None
+            return _constant_product(node, value_of(node.left, unit, model), value_of(node.right, unit, model),
+                                     node.left, node.right)
         if not isinstance(node, ast.Name):
             return None
         scope: Unit | None = unit
@@ -313,6 +318,14 @@ def fixed_product(size: ConstantSize, model: SemanticModel) -> FixedProduct | No
         bindings = scope.bindings[node.id]
         if scope is unit and order is not None:
             bindings = [b for b in bindings if b.order < order] or bindings
+        run = straight_augmented_run(bindings)
+        if run is not None:
+            # GLOBAL = 64; GLOBAL *= 2: the product of what it held and the last factor.
+            last = run[-1]
+            if len(run) != 2 or not isinstance(last.augmented.op, ast.Mult):
+                return None
+            return _constant_product(last.augmented, value_of(run[0].value, scope, model),
+                                     value_of(last.value, scope, model), last.augmented.target, last.value)
         if bindings[-1].value is None:
             return None
         node, unit, order = bindings[-1].value, scope, None

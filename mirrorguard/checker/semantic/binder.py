@@ -450,9 +450,10 @@ class Binder:
 
     # --- bindings ------------------------------------------------------------------------
 
-    def _bind(self, name: str, kind: BindingKind, value: ast.expr | None = None, index: int | None = None) -> None:
+    def _bind(self, name: str, kind: BindingKind, value: ast.expr | None = None, index: int | None = None,
+              augmented: ast.AugAssign | None = None) -> None:
         self.order += 1
-        self.unit.bind(Binding(name, kind, self.order, value, tuple(self._branches), index))
+        self.unit.bind(Binding(name, kind, self.order, value, tuple(self._branches), index, augmented))
 
     def _assign_statement(self, node: ast.Assign) -> None:
         if len(node.targets) == 1 and self._assign_pairwise(node.targets[0], node.value):
@@ -489,7 +490,7 @@ class Binder:
         self.visit(node.value)
         self.visit(node.target)
         for name in target_names(node.target):
-            self._bind(name, BindingKind.AUGMENTED, node.value)
+            self._bind(name, BindingKind.AUGMENTED, node.value, augmented=node)
 
     def _for(self, node: ast.For | ast.AsyncFor) -> None:
         self._iterated.add(id(node.iter))

@@ -99,6 +99,8 @@ class Binding:
     branches: Branches = ()
     # a, b = value: the position of this name in the target tuple (value is the whole right side).
     index: int | None = None
+    # x *= value: the statement, for its operator (value is its right side).
+    augmented: ast.AugAssign | None = None
 
     def never_together_with(self, other: Binding) -> bool:
         """Are the two bindings on different branches of one ``if`` (never both run)?"""

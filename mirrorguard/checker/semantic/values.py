@@ -183,6 +183,9 @@ def _name_value(name: str, unit: Unit, model: SemanticModel, depth: int, order: 
         before = [b for b in bindings if b.order < order]
         if before:
             last = before[-1]
+            folded = _fold_augmented(before, scope, model, depth)
+            if folded is not None:
+                return folded
             if last.kind is BindingKind.ASSIGNMENT:
                 # The last binding, and those on the other branches of its if/try:
                 # try: BATCH = 16 * replicas / except: BATCH = 16.
@@ -301,6 +304,33 @@ def _merge_kinds(values: list[Value]) -> Value | None:
     if kinds == {Kind.REPLICAS}:
         return REPLICAS
     return UNKNOWN
+
+
+def straight_augmented_run(before: list) -> list | None:
+    """``BATCH = 64`` then ``BATCH *= 2`` (and more), all in one straight line of code: the
+    assignment and the augmented bindings after it, when the last binding is augmented."""
+    if not before or before[-1].kind is not BindingKind.AUGMENTED:
+        return None
+    start = len(before) - 1
+    while start >= 0 and before[start].kind is BindingKind.AUGMENTED:
+        start -= 1
+    run = before[start:]
+    if start < 0 or run[0].kind is not BindingKind.ASSIGNMENT or run[0].value is None:
+        return None
+    if any(b.branches != run[0].branches or b.augmented is None for b in run[1:]):
+        return None  # an `if` may skip one of them: the value is not one number
+    return run
+
+
+def _fold_augmented(before: list, scope: Unit, model: SemanticModel, depth: int) -> Value | None:
+    """The value of ``BATCH = 64; BATCH *= 2``: 128 (``*= strategy.num_replicas_in_sync``: scaled)."""
+    run = straight_augmented_run(before)
+    if run is None:
+        return None
+    value = value_of(run[0].value, scope, model, depth + 1)
+    for binding in run[1:]:
+        value = _combine(value, value_of(binding.value, scope, model, depth + 1), binding.augmented.op)
+    return value
 
 
 def _merge(bindings, model: SemanticModel, depth: int) -> Value:

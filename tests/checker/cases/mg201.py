@@ -22,6 +22,26 @@ SHAPES = {
                 return tf.data.Dataset.range(100).batch(64)
             return coordinator.create_per_worker_dataset(dataset_fn)
     """,
+    # `BATCH_SIZE *= strategy.num_replicas_in_sync` is how many scripts scale their batch
+    # (keras-io, Kaggle TPU notebooks): scaled. `*= 2` is a fixed product (its message names the
+    # 2, never "multiply by the replicas" again); an `*=` under an if is not one number.
+    "augmented_assignments_scale_or_fix_the_batch": """
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+        BATCH_SIZE = 64
+        BATCH_SIZE *= strategy.num_replicas_in_sync
+        DOUBLED = 64
+        DOUBLED *= 2
+        MAYBE = 64
+        if use_two_gpus:
+            MAYBE *= strategy.num_replicas_in_sync
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer="sgd", loss="mse")
+        model.fit(tf.data.Dataset.from_tensor_slices((x, y)).batch(BATCH_SIZE))
+        model.fit(x, y, batch_size=DOUBLED)  # expect: MG201
+        model.fit(x, y, batch_size=MAYBE)
+    """,
     "batch_sizes_constant_derived_and_unknown": """
         import argparse
         import tensorflow as tf
