@@ -105,7 +105,7 @@ def steps_run(model) -> int:
 SCENARIOS = {}
 
 
-def scenario(*, multiworker=("tfkeras",), replicas=(2, 3, 4), flavours=("keras3", "tfkeras")):
+def scenario(*, multiworker=("tfkeras",), replicas=(2, 3), flavours=("keras3", "tfkeras")):
     """Registers a scenario for the set-ups it applies to.
 
     `multiworker` names the flavours it runs for under MultiWorkerMirroredStrategy:

@@ -1,4 +1,4 @@
-"""The runtime guards in real fit() runs: Keras 3 and tf-keras, 1 to 4 replicas, two workers.
+"""The runtime guards in real fit() runs: Keras 3 and tf-keras, 1 to 3 replicas, two workers.
 
 Each scenario ran in a subprocess (see conftest.py and _scenarios.py); these tests
 read what it observed. "Steps" is the optimizer's iteration count when fit()
@@ -16,7 +16,7 @@ from tests.runtime._results import explain, observed, setups
 
 pytestmark = [pytest.mark.tf, pytest.mark.slow]
 
-MIRRORED = [(f, n) for f in ("keras3", "tfkeras") for n in (2, 3, 4)]
+MIRRORED = [(f, n) for f in ("keras3", "tfkeras") for n in (2, 3)]
 TFKERAS_MW = [("tfkeras", "mw")]
 BOTH_MW = [("keras3", "mw"), ("tfkeras", "mw")]
 ONE_DEVICE = [("keras3", 1), ("tfkeras", 1)]
