@@ -110,6 +110,12 @@ LABELS = {
     ],
     F(46488): [],  # fragment: `with strategy.scope():` before `strategy = ...` (DEBATABLE)
     F(50363): [],  # tutorial's unreplicated_model: loaded/compiled outside, only evaluated (judgement 25)
+    # --- second batch (labelled before its first run): Lyin-Tomy's course notes, the save/load tutorial split
+    'Lyin-Tomy+Artificial-intelligence-combat-tensorflow-notes__MOOC-TF-notes-2.1__save.py': [],  # get_model() enters the scope itself
+    'Lyin-Tomy+Artificial-intelligence-combat-tensorflow-notes__MOOC-TF-notes-2.1__load.py': [
+        (33, 'MG104', 'load_model outside OneDeviceStrategy's scope, then trained with fit (a lone model, no twin); '
+                      'the strategy is read only for num_replicas_in_sync (MG107 stays silent behind MG104)'),
+    ],
 }
 
 DEBATABLE = {
