@@ -113,7 +113,7 @@ LABELS = {
     # --- second batch (labelled before its first run): Lyin-Tomy's course notes, the save/load tutorial split
     'Lyin-Tomy+Artificial-intelligence-combat-tensorflow-notes__MOOC-TF-notes-2.1__save.py': [],  # get_model() enters the scope itself
     'Lyin-Tomy+Artificial-intelligence-combat-tensorflow-notes__MOOC-TF-notes-2.1__load.py': [
-        (33, 'MG104', 'load_model outside OneDeviceStrategy's scope, then trained with fit (a lone model, no twin); '
+        (33, 'MG104', 'load_model outside the OneDeviceStrategy scope, then trained with fit (a lone model, no twin); '
                       'the strategy is read only for num_replicas_in_sync (MG107 stays silent behind MG104)'),
     ],
 }
