@@ -435,9 +435,15 @@ def feeds_graph(statement: cst.CSTNode) -> bool:
 
 
 def strategy_binding(statement: cst.CSTNode, names: set[str]) -> str | None:
-    """The strategy name ``statement`` binds, if it binds one (also inside try/if blocks)."""
+    """The strategy name ``statement`` binds, if it binds one (also inside try/if blocks).
+
+    A ``def`` or ``class`` binds only its own name: a strategy made in its body is its local
+    (red team round 6: a module-level batch was scaled by ``create_model()``'s local strategy,
+    and the fixed script stopped with a NameError)."""
+    if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+        return None
     for current in _walk(statement, into_functions=False):
-        if isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and current is not statement:
+        if isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             continue
         if isinstance(current, cst.Assign) and len(current.targets) == 1:
             target, value = current.targets[0].target, current.value

@@ -604,6 +604,23 @@ def test_fixed(name):
 REFUSED = {
     # tests/corpus_runtime's fix runs: the counter moved into the scope became a MirroredVariable,
     # and the loop's int(global_step) then raised TypeError (measured, TF 2.21).
+    # Red team round 6 (tests/redteam/cases_round6.py FIX_CASES): the strategy is a local of
+    # create_model(); scaling the module-level batch by it made the fixed script a NameError.
+    "strategy_local_to_another_function_with_unsafe_fixes": ("""
+        import numpy as np
+        import tensorflow as tf
+
+        def create_model():
+            strategy = tf.distribute.MirroredStrategy()
+            with strategy.scope():
+                model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+                model.compile(optimizer="adam", loss="mse")
+            return model
+
+        batch_size = 9
+        model = create_model()
+        model.evaluate(np.ones((90, 4)), np.ones((90, 1)), batch_size=batch_size)
+    """, "MG201", "no strategy is created before it in the same function"),
     "variable_converted_to_a_number_on_the_host": ("""
         import tensorflow as tf
         strategy = tf.distribute.MirroredStrategy()
