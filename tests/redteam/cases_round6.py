@@ -145,8 +145,6 @@ model.summary()
 }
 
 KNOWN_WRONG = {
-    'fp_helper_model_trained_to_the_end_before_strategy_exists': {(17, 'MG101'), (17, 'MG102')},
-    'fp_batch_and_fit_of_model_trained_before_the_mwms': {(12, 'MG201'), (12, 'MG404'), (14, 'MG403'), (18, 'MG404')},
     'fn_model_class_super_init_outside_scope_strategy_passed_inline': set(),
     'fp_unused_dataset_of_a_helper_returning_two': {(15, 'MG201')},
     'fp_summary_override_of_a_model_built_in_the_scope': {(31, 'MG101')},

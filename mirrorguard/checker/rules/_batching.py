@@ -137,6 +137,8 @@ def judged(site: CallSite, model: SemanticModel) -> bool:
     feeds a layer's ``adapt()``, or only a host-side ``for`` loop."""
     if runs_per_replica(site, model) or site.single_device:
         return False
+    if _fits_before_the_strategy(site, model):
+        return False  # a model trained to the end before the strategy exists never meets it
     if model.is_estimator_input_fn(site.unit):
         return False  # an Estimator's input_fn: the Estimator batches per replica itself
     if model.is_element_function(site.unit) or site.is_inside(lambda o: o.method in api.ELEMENT_FUNCTION_METHODS):
@@ -155,6 +157,15 @@ def judged(site: CallSite, model: SemanticModel) -> bool:
     if site.method in api.BATCH_SIZE_POSITION:
         return True  # fit/evaluate: the batch is used right there
     return dataflow.batch_reaches_strategy(site, model)
+
+
+def _fits_before_the_strategy(site: CallSite, model: SemanticModel) -> bool:
+    """``first.fit(ds.batch(64))`` (or ``first.fit(x, batch_size=64)``) before the program makes
+    its strategy, with ``first`` never used after it."""
+    def fits_before(call: CallSite) -> bool:
+        return call.method in api.BATCH_SIZE_POSITION and model.trained_before_the_strategy(call)
+
+    return fits_before(site) or site.is_inside(fits_before)
 
 
 def runs_per_replica(site: CallSite, model: SemanticModel) -> bool:

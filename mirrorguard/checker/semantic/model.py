@@ -438,6 +438,24 @@ class SemanticModel:
                 return False  # a function reads it: it may run with the strategy
         return True
 
+    def trained_before_the_strategy(self, site: CallSite) -> bool:
+        """Does this call (``first.fit(ds.batch(64))``) run, with the model it works on, before
+        its function makes the strategy, and is that model never used once the strategy exists?"""
+        unit = site.unit
+        created = self._strategy_created_at(unit) if unit.makes_strategy else None
+        if not self._before_the_strategy(site, created):
+            return False
+        if site.receiver is None:
+            return False
+        # The model must be one made here, outside any scope, by code that makes or enters no
+        # strategy of its own: `model = create_model()` may return a model built in its scope.
+        made = [b for b in unit.bindings.get(site.receiver, ()) if b.order < site.order]
+        origin = made[-1].value if made else None
+        maker = next((s for s in unit.calls if s.node is origin), None)
+        if maker is None or maker.in_scope:
+            return False
+        return all(isinstance(t, Unit) and not (t.owns_strategy or t.makes_strategy) for t in self.callees(maker))
+
     @staticmethod
     def _holding(unit: Unit, name: str, order: int) -> Window:
         """The window of the binding of ``name`` that holds at walk order ``order``."""
@@ -554,8 +572,12 @@ class SemanticModel:
                 if site.in_scope or site.single_device:
                     continue
                 direct = self.effects_of(site)
-                if direct and direct <= self._model_work and self._before_the_strategy(site, created):
-                    continue
+                if created is not None and site.order < created:
+                    # Made (itself or by the file's helper) and worked on to the end before the
+                    # strategy exists: `baseline = build_and_compile(); baseline.fit(...)`.
+                    made = direct or set().union(*(self._target_codes(t) for t in self.callees(site)))
+                    if made and made <= self._model_work and self._before_the_strategy(site, created):
+                        continue
                 exposures = [(code, None, direct) for code in sorted(direct)]
                 if not direct or self.instantiated_class(site) is not None:
                     for target in self.callees(site):
