@@ -146,7 +146,6 @@ model.summary()
 
 KNOWN_WRONG = {
     'fn_model_class_super_init_outside_scope_strategy_passed_inline': set(),
-    'fp_unused_dataset_of_a_helper_returning_two': {(15, 'MG201')},
     'fp_summary_override_of_a_model_built_in_the_scope': {(31, 'MG101')},
 }
 

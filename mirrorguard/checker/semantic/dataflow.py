@@ -96,9 +96,16 @@ def _returned_to_rebatching(end: CallSite, model: SemanticModel, depth: int = 0)
     ``tmp = vectorized(raw)`` then only ``tmp.unbatch()``): the helper's batch
     never reaches the strategy."""
     unit = end.unit
-    if unit.is_module or not unit.callers or depth > 3 or not _returns(unit, end):
+    returned = None if unit.is_module or not unit.callers or depth > 3 else _returned_as(unit, end)
+    if returned is None:
         return False
     for caller in unit.callers:
+        if returned != WHOLE:
+            # `train, val = get_datasets()`: follow the name its element is unpacked to.
+            index, count = returned
+            if len(caller.targets) == count and only_feeds_elsewhere(caller.targets[index], caller, model, 0):
+                continue
+            return False
         above = _methods_above(caller)
         if UNBATCHING.intersection(above) or api.BATCH_METHODS.intersection(above):
             continue
@@ -125,20 +132,38 @@ def _methods_above(site: CallSite) -> set[str]:
 
 def _returns(unit, end: CallSite) -> bool:
     """Does ``unit`` return what ``end`` makes, directly or through the one name it is bound to?"""
+    return _returned_as(unit, end) == WHOLE
+
+
+WHOLE = (0, 0)  # _returned_as: the returned value itself, not an element of a returned tuple
+
+
+def _returned_as(unit, end: CallSite) -> tuple[int, int] | None:
+    """How ``unit`` returns what ``end`` makes (directly or through the one name it is bound
+    to): ``WHOLE``, or ``(i, n)`` for element ``i`` of a returned ``n``-tuple (``return train,
+    val``), or None when it does not."""
     node = unit.node
     if isinstance(node, ast.Lambda):
-        return node.body is end.node
+        return WHOLE if node.body is end.node else None
     names = set(end.targets) if len(end.targets) == 1 else set()
+
+    def made_here(value: ast.AST) -> bool:
+        return value is end.node or (isinstance(value, ast.Name) and value.id in names)
+
     pending = list(getattr(node, "body", ()))
     while pending:
         statement = pending.pop()
         if isinstance(statement, ast.Return) and statement.value is not None:
             value = statement.value
-            if value is end.node or (isinstance(value, ast.Name) and value.id in names):
-                return True
+            if made_here(value):
+                return WHOLE
+            if isinstance(value, ast.Tuple):
+                for i, element in enumerate(value.elts):
+                    if made_here(element):
+                        return i, len(value.elts)
         elif not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             pending.extend(ast.iter_child_nodes(statement))
-    return False
+    return None
 
 
 # Libraries that take a dataset to scan it themselves, not to train on it.

@@ -42,6 +42,23 @@ SHAPES = {
         model.fit(x, y, batch_size=DOUBLED)  # expect: MG201
         model.fit(x, y, batch_size=MAYBE)
     """,
+    # A helper returns two datasets and the caller unpacks them: only the one trained on is a
+    # global batch (red team round 6: a k-fold helper whose `train` half was never read).
+    "helper_returns_a_pair_and_only_one_is_trained_on": """
+        import tensorflow as tf
+        strategy = tf.distribute.MirroredStrategy()
+
+        def get_datasets(ds):
+            train = ds.skip(100).batch(456)  # expect: MG201
+            held_out = ds.take(100).batch(64)
+            return train, held_out
+
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer="sgd", loss="mse")
+        train_ds, unused = get_datasets(tf.data.Dataset.range(1000))
+        model.fit(train_ds, epochs=1)
+    """,
     "batch_sizes_constant_derived_and_unknown": """
         import argparse
         import tensorflow as tf
