@@ -120,16 +120,17 @@ class Window(NamedTuple):
         return self.start <= order < self.end
 
 
-@dataclass(frozen=True, slots=True)
-class Use:
+# Use and Read are named tuples, not frozen dataclasses: the walk makes one per name
+# read (tens of thousands on a folder), and a frozen dataclass's __init__ sets each
+# field through object.__setattr__ (three times the cost), and is slower to import.
+class Use(NamedTuple):
     """One use of a name at one point of the walk (a prediction, a loop over it...)."""
 
     name: str
     order: int
 
 
-@dataclass(frozen=True, slots=True)
-class Read:
+class Read(NamedTuple):
     """One read of a name (or ``self.x``): where in the walk, and inside a strategy scope or not."""
 
     name: str
