@@ -9,8 +9,7 @@ MG201 asks :func:`unscaled_global` and :func:`constant_sizes`; MG202 asks
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterator, NamedTuple
 
 from mirrorguard.checker import names as api
 from mirrorguard.checker.rules.base import Context
@@ -19,8 +18,9 @@ from mirrorguard.checker.semantic.distribute import PER_REPLICA_PARAMS
 from mirrorguard.checker.semantic.values import Kind, Value, parameter_origins, value_of
 
 
-@dataclass(frozen=True)
-class BatchSize:
+# A named tuple, not a frozen dataclass: far cheaper to generate at import
+# (see mirrorguard/checker/semantic/units.py).
+class BatchSize(NamedTuple):
     """Where a call sets a global batch size: the node to report and the size's expression.
 
     ``expression`` is None when the call leaves Keras's default (32) in place.
@@ -238,8 +238,7 @@ def _for_unreplicated_model(site: CallSite, model: SemanticModel) -> bool:
     return False
 
 
-@dataclass(frozen=True)
-class ConstantSize:
+class ConstantSize(NamedTuple):
     """A constant that sets a batch: the node to report, its value, and the
     expression that holds it as seen from ``unit`` (where it is written)."""
 
@@ -282,8 +281,7 @@ def constant_sizes(found: BatchSize, site: CallSite, unit: Unit,
 FIXED_FACTOR = "in place of the fixed"
 
 
-@dataclass(frozen=True)
-class FixedProduct:
+class FixedProduct(NamedTuple):
     """``GLOBAL = PER_REPLICA * 2``: a global batch multiplied by a fixed count."""
 
     product: ast.BinOp
