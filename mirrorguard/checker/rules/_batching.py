@@ -134,7 +134,17 @@ def judged(site: CallSite, model: SemanticModel) -> bool:
     """Is this batch the global batch the strategy splits? Not when it runs per
     replica (an input function), sits in the no-strategy branch of
     ``if strategy: ... else: ...``, is batched again or unbatched later, only
-    feeds a layer's ``adapt()``, or only a host-side ``for`` loop."""
+    feeds a layer's ``adapt()``, or only a host-side ``for`` loop.
+
+    Worked out once per call: MG201 asks it, then asks MG202's question, which asks it again."""
+    key = ("judged", id(site))
+    found = model.cache.get(key)
+    if found is None:
+        found = model.cache[key] = _judged(site, model)
+    return found
+
+
+def _judged(site: CallSite, model: SemanticModel) -> bool:
     if runs_per_replica(site, model) or site.single_device:
         return False
     if model.is_estimator_input_fn(site.unit):
