@@ -52,10 +52,19 @@ def walk(node: ast.AST) -> Iterator[ast.AST]:
         _push_children(stack, current)
 
 
-def own_nodes(unit: Unit) -> Iterator[ast.AST]:
+def own_nodes(unit: Unit) -> list[ast.AST]:
     """Every node that runs as part of ``unit`` itself, in no set order: not the
     bodies of the functions and lambdas nested in it (their own units), but their
-    decorators and defaults, which run where they are defined; a class body runs here."""
+    decorators and defaults, which run where they are defined; a class body runs here.
+
+    Walked once per unit and kept: the multi-worker rules (MG401, MG403...) each
+    look through every unit's own nodes, which is the whole file each time."""
+    if unit._own_nodes is None:
+        unit._own_nodes = list(_walk_own_nodes(unit))
+    return unit._own_nodes
+
+
+def _walk_own_nodes(unit: Unit) -> Iterator[ast.AST]:
     node = unit.node
     stack: list[ast.AST] = [node.body] if isinstance(node, ast.Lambda) else list(getattr(node, "body", ()))
     while stack:
@@ -259,6 +268,7 @@ class Unit:
     callers: list[CallSite] = field(default_factory=list)  # filled by the model
     _reads_by_name: dict[str, list[Read]] | None = field(default=None, repr=False)
     _calls_by_name: dict[str, list[CallSite]] | None = field(default=None, repr=False)
+    _own_nodes: list[ast.AST] | None = field(default=None, repr=False)  # see own_nodes()
 
     def reads_between(self, name: str, start: int, end: int) -> list[Read]:
         """The reads of ``name`` with ``start <= order < end`` (reads are in walk order)."""
