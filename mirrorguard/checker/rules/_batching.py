@@ -31,7 +31,16 @@ class BatchSize(NamedTuple):
 
 
 def batch_size_of(site: CallSite, model: SemanticModel) -> BatchSize | None:
-    """The global batch size a call sets, if it is one of the batching spellings."""
+    """The global batch size a call sets, if it is one of the batching spellings.
+
+    Worked out once per call: MG201 and MG202 both ask it of every call of the strategy's code."""
+    key = ("batch size", id(site))
+    if key not in model.cache:
+        model.cache[key] = _batch_size_of(site, model)
+    return model.cache[key]
+
+
+def _batch_size_of(site: CallSite, model: SemanticModel) -> BatchSize | None:
     method = site.method
     qualified = site.qualified
     if any(q in api.DATASET_FROM_DIRECTORY for q in qualified):
