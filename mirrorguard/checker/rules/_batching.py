@@ -9,8 +9,7 @@ MG201 asks :func:`unscaled_global` and :func:`constant_sizes`; MG202 asks
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterator, NamedTuple
 
 from mirrorguard.checker import names as api
 from mirrorguard.checker.rules.base import Context
@@ -19,8 +18,9 @@ from mirrorguard.checker.semantic.distribute import PER_REPLICA_PARAMS
 from mirrorguard.checker.semantic.values import Kind, Value, parameter_origins, straight_augmented_run, value_of
 
 
-@dataclass(frozen=True)
-class BatchSize:
+# A named tuple, not a frozen dataclass: far cheaper to generate at import
+# (see mirrorguard/checker/semantic/units.py).
+class BatchSize(NamedTuple):
     """Where a call sets a global batch size: the node to report and the size's expression.
 
     ``expression`` is None when the call leaves Keras's default (32) in place.
@@ -31,7 +31,16 @@ class BatchSize:
 
 
 def batch_size_of(site: CallSite, model: SemanticModel) -> BatchSize | None:
-    """The global batch size a call sets, if it is one of the batching spellings."""
+    """The global batch size a call sets, if it is one of the batching spellings.
+
+    Worked out once per call: MG201 and MG202 both ask it of every call of the strategy's code."""
+    key = ("batch size", id(site))
+    if key not in model.cache:
+        model.cache[key] = _batch_size_of(site, model)
+    return model.cache[key]
+
+
+def _batch_size_of(site: CallSite, model: SemanticModel) -> BatchSize | None:
     method = site.method
     qualified = site.qualified
     if any(q in api.DATASET_FROM_DIRECTORY for q in qualified):
@@ -134,7 +143,17 @@ def judged(site: CallSite, model: SemanticModel) -> bool:
     """Is this batch the global batch the strategy splits? Not when it runs per
     replica (an input function), sits in the no-strategy branch of
     ``if strategy: ... else: ...``, is batched again or unbatched later, only
-    feeds a layer's ``adapt()``, or only a host-side ``for`` loop."""
+    feeds a layer's ``adapt()``, or only a host-side ``for`` loop.
+
+    Worked out once per call: MG201 asks it, then asks MG202's question, which asks it again."""
+    key = ("judged", id(site))
+    found = model.cache.get(key)
+    if found is None:
+        found = model.cache[key] = _judged(site, model)
+    return found
+
+
+def _judged(site: CallSite, model: SemanticModel) -> bool:
     if runs_per_replica(site, model) or site.single_device:
         return False
     if _fits_before_the_strategy(site, model):
@@ -249,8 +268,7 @@ def _for_unreplicated_model(site: CallSite, model: SemanticModel) -> bool:
     return False
 
 
-@dataclass(frozen=True)
-class ConstantSize:
+class ConstantSize(NamedTuple):
     """A constant that sets a batch: the node to report, its value, and the
     expression that holds it as seen from ``unit`` (where it is written)."""
 
@@ -288,8 +306,7 @@ def constant_sizes(found: BatchSize, site: CallSite, unit: Unit,
                                    origin.node, home)  # type: ignore[arg-type]
 
 
-@dataclass(frozen=True)
-class FixedProduct:
+class FixedProduct(NamedTuple):
     """``GLOBAL = PER_REPLICA * 2``: a global batch multiplied by a fixed count."""
 
     product: ast.BinOp | ast.AugAssign  # or `GLOBAL *= 2`

@@ -8,8 +8,7 @@ bindings, ``qualify``, ``callees``) and walks only the nodes it needs.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterator, NamedTuple
 
 from mirrorguard.checker import names as api
 from mirrorguard.checker.rules.base import Context
@@ -99,8 +98,9 @@ def site_of(unit: Unit, node: ast.Call) -> CallSite | None:
 
 # --- program order -------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Event:
+# A named tuple, not a frozen dataclass: far cheaper to generate at import
+# (see mirrorguard/checker/semantic/units.py).
+class Event(NamedTuple):
     """Something that happens when the program runs: ``what`` (the rule's word
     for it), the node where it happens, and the unit that node is in."""
 
@@ -109,8 +109,7 @@ class Event:
     unit: Unit
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """An event as one unit's run meets it: ``at`` is the node in that unit (the
     event itself, or the call of the helper it happens in); ``branches`` the
     if/else (try, match) branches ``at`` sits in there."""

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from mirrorguard.checker.rules import _multiworker as mw
 from mirrorguard.checker.rules.base import Case, Context, Report, Rule
@@ -20,8 +19,9 @@ _CHECKPOINT = "tensorflow.train.Checkpoint"
 _MANAGER = "tensorflow.train.CheckpointManager"
 
 
-@dataclass(frozen=True)
-class Save:
+# A named tuple, not a frozen dataclass: far cheaper to generate at import
+# (see mirrorguard/checker/semantic/units.py).
+class Save(NamedTuple):
     site: CallSite
     path: ast.expr | None  # the path expression, as seen from ``path_unit``
     path_unit: Unit
@@ -113,8 +113,7 @@ def saves_of(unit: Unit, context: Context) -> list[Save]:
 
 # --- where a save runs: on every worker, or under a test that tells workers apart ------------
 
-@dataclass(frozen=True)
-class Guard:
+class Guard(NamedTuple):
     test: ast.expr
     branch: list[ast.stmt]  # the statements that run when it holds
     other: list[ast.stmt]  # the statements that run when it does not

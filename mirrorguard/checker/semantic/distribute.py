@@ -15,7 +15,7 @@ import ast
 import enum
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Mapping, NamedTuple
 
 from mirrorguard.checker import names as api
 from mirrorguard.checker.names import CallRole
@@ -68,8 +68,7 @@ _NAMES_A_STRATEGY = re.compile(r"(?i)dist|strat|mirror|tpu")
 _NAMES_A_STRATEGY_FACTORY = re.compile(r"(?i)tpu|strateg|distribut|replica|gpu|device")
 
 
-@dataclass(frozen=True)
-class ReplicaFunctionParameter:
+class ReplicaFunctionParameter(NamedTuple):
     """``def run_step(strategy, fn, x): strategy.run(fn, ...)``: what callers pass as ``fn`` runs per replica."""
 
     helper: Unit

@@ -20,8 +20,7 @@ the file is judged on its own only when it mentions a strategy.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Mapping
+from typing import Callable, Iterable, Iterator, Mapping, NamedTuple
 
 from mirrorguard.checker import names as api
 from mirrorguard.checker.semantic.syntax import last_identifier
@@ -41,8 +40,7 @@ from mirrorguard.checker.semantic.units import (
 )
 
 
-@dataclass(frozen=True)
-class Effect:
+class Effect(NamedTuple):
     """Something a call does that must happen inside a strategy scope.
 
     ``code`` is the rule's code (summaries and cross-file analysis carry it);
@@ -59,8 +57,7 @@ class Effect:
     works_on_model: bool = False
 
 
-@dataclass(frozen=True)
-class Exposure:
+class Exposure(NamedTuple):
     """A call outside every strategy scope that has ``code``'s effect.
 
     ``via`` names the file's own (or an imported) helper that has it, when the

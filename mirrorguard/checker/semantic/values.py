@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import ast
 import enum
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from mirrorguard.checker.semantic.units import BindingKind, Unit, argument_for, walk
 
@@ -46,8 +45,7 @@ class Kind(enum.Enum):
     UNKNOWN = "unknown"
 
 
-@dataclass(frozen=True)
-class Value:
+class Value(NamedTuple):
     kind: Kind
     number: int | None = None  # for constants, when one number is known
 
@@ -60,8 +58,7 @@ PER_REPLICA = Value(Kind.PER_REPLICA)
 FROM_REPLICAS = frozenset({Kind.REPLICAS, Kind.SCALED, Kind.PER_REPLICA})
 
 
-@dataclass(frozen=True)
-class Origin:
+class Origin(NamedTuple):
     """A value that reaches a parameter, and the node where it is written."""
 
     value: Value
