@@ -483,6 +483,10 @@ def _judged(result: dict) -> bool:
     return classify(result)[0] in JUDGED
 
 
+_PROCESS_WIDE_STRATEGIES = frozenset({"CollectiveAllReduceStrategy", "CollectiveAllReduceStrategyV1",
+                                      "ParameterServerStrategyV2", "ParameterServerStrategyV1"})
+
+
 def main():
     _install_patches()
     flags_before = _flag_names()
@@ -492,6 +496,7 @@ def main():
         name, _, fixed = entry.partition("::")
         print(START + json.dumps(name), file=REAL_STDOUT, flush=True)
         result = run_one(Path(name).resolve(), flags_before)
+        outcome: dict = {}
         print(PREFIX + json.dumps(result), file=REAL_STDOUT, flush=True)
         if fixed:
             print(START + json.dumps(fixed), file=REAL_STDOUT, flush=True)
@@ -500,6 +505,14 @@ def main():
             else:
                 outcome = {"file": str(Path(fixed).resolve()), "skipped": "the original got no verdict"}
             print(PREFIX + json.dumps(outcome), file=REAL_STDOUT, flush=True)
+        made = set(result.get("strategies", ())) | set(outcome.get("strategies", ()))
+        if made & _PROCESS_WIDE_STRATEGIES:
+            # A MultiWorkerMirroredStrategy (even a single-worker one) or a ParameterServerStrategy
+            # sets up TensorFlow's collective runtime for the whole process: a later script's
+            # MirroredStrategy all-reduce then stops with "Shape mismatch in the collective
+            # instance 100". The rest go on in a fresh process, as after graph mode below.
+            print(STOPPED + json.dumps(entry), file=REAL_STDOUT, flush=True)
+            return
         if not tf.executing_eagerly():
             # Left in graph mode for good: by the script (tf.compat.v1.disable_eager_execution) or
             # by a time-out that stopped TensorFlow half-way through entering a graph. Every later

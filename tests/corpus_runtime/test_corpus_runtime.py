@@ -13,6 +13,8 @@ fails too, so the tables stay true as the corpus, the rules and the fixer change
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from tests.corpus_runtime import harness
@@ -128,3 +130,19 @@ def test_each_script_runs_as_in_a_fresh_process_and_a_rewrapped_timeout_reads_as
     assert verdict == "cannot" and harness.machine_reason(detail)
     assert outcomes[str(sets.resolve())]["exception"] is None
     assert outcomes[str(reads.resolve())]["exception"] is None, outcomes[str(reads.resolve())]["message"]
+
+
+def test_a_script_that_makes_a_multi_worker_strategy_ends_its_process(tmp_path):
+    """A MultiWorkerMirroredStrategy, even a single-worker one, sets up the collective runtime
+    for the whole process; later scripts' MirroredStrategy all-reduces then stopped with
+    "Shape mismatch in the collective instance 100". The runner ends the process after it, and
+    the harness runs the rest in a fresh one."""
+    mwms = tmp_path / "mwms.py"
+    mwms.write_text("import tensorflow as tf\ntf.distribute.MultiWorkerMirroredStrategy()\n", encoding="utf-8")
+    after = tmp_path / "after.py"
+    after.write_text("x = 1\n", encoding="utf-8")
+    command = [sys.executable, str(harness.RUNNER), "--replicas", "2", "--timeout", "12", str(mwms), str(after)]
+    protocol, _ = harness._read_process(command, "keras3")
+    assert [line.split(" ")[0] for line in protocol] == ["MG-CORPUS-START", "MG-CORPUS", "MG-CORPUS-STOPPED"]
+    outcomes = harness._run_group([str(mwms), str(after)], "keras3", 2, 12.0)
+    assert outcomes[str(after.resolve())]["exception"] is None
