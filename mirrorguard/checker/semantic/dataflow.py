@@ -130,6 +130,17 @@ def _methods_above(site: CallSite) -> set[str]:
     return found
 
 
+def returns_what(unit, site: CallSite) -> bool:
+    """Does ``unit`` return the dataset the batching call ``site`` makes (its chain's end)?"""
+    return _returns(unit, chain_end(site))
+
+
+def result_never_reaches_strategy(call: CallSite, model: SemanticModel) -> bool:
+    """``ds = make_dataset(64)`` whose ``ds`` only feeds something else: see only_feeds_elsewhere."""
+    outer = chain_end(call)
+    return len(outer.targets) == 1 and only_feeds_elsewhere(outer.targets[0], outer, model, 0)
+
+
 def _returns(unit, end: CallSite) -> bool:
     """Does ``unit`` return what ``end`` makes, directly or through the one name it is bound to?"""
     return _returned_as(unit, end) == WHOLE
@@ -227,6 +238,8 @@ def only_feeds_elsewhere(name: str, site: CallSite, model: SemanticModel, depth:
                 continue
             if _host_side(other, name, model):
                 continue
+            if other.method in api.BATCH_SIZE_POSITION and model.trained_before_the_strategy(other):
+                continue  # fed to a model trained to the end before the strategy exists
             passed = None if other.chain_root == name else next(
                 (a for a in other.node.args if isinstance(a, ast.Name) and a.id == name), None)
             if passed is not None and _helper_unbatches(other, passed, model):

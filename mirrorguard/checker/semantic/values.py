@@ -20,7 +20,7 @@ import ast
 import enum
 from typing import TYPE_CHECKING, NamedTuple
 
-from mirrorguard.checker.semantic.units import BindingKind, Unit, argument_for, walk
+from mirrorguard.checker.semantic.units import BindingKind, CallSite, Unit, argument_for, walk
 
 if TYPE_CHECKING:
     from mirrorguard.checker.semantic.model import SemanticModel
@@ -64,6 +64,7 @@ class Origin(NamedTuple):
     value: Value
     node: ast.AST
     unit: Unit
+    site: CallSite | None = None  # the call that passes it (None for the default)
 
 
 def mentions_replicas(node: ast.AST) -> bool:
@@ -362,7 +363,7 @@ def parameter_origins(param: str, function: Unit, model: SemanticModel) -> list[
                 continue  # **kwargs / *args: what reaches it is unknown
             default_reaches = True
             continue
-        origins.append(Origin(value_of(argument, site.unit, model, order=site.order), argument, site.unit))
+        origins.append(Origin(value_of(argument, site.unit, model, order=site.order), argument, site.unit, site))
     if default is not None and default_reaches:
         origins.append(Origin(value_of(default, function.parent or model.module, model), default, function))
     return origins

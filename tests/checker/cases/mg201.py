@@ -59,6 +59,26 @@ SHAPES = {
         train_ds, unused = get_datasets(tf.data.Dataset.range(1000))
         model.fit(train_ds, epochs=1)
     """,
+    # tensorflow/tensorflow issue reproductions paste the single-worker run before the multi-worker
+    # one: the first dataset (batched by a helper) feeds only a model trained to the end before the
+    # strategy exists; the second, made after it, is the global batch.
+    "helper_dataset_of_a_run_finished_before_the_strategy": """
+        import tensorflow as tf
+
+        def make_dataset(batch_size):
+            return tf.data.Dataset.range(100).map(lambda x: (x, x)).batch(batch_size)
+
+        first_ds = make_dataset(64)
+        first = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        first.compile(optimizer="sgd", loss="mse")
+        first.fit(first_ds, epochs=1)
+
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer="sgd", loss="mse")
+        model.fit(make_dataset(64), epochs=1)  # expect: MG201
+    """,
     "batch_sizes_constant_derived_and_unknown": """
         import argparse
         import tensorflow as tf
