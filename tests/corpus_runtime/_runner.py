@@ -98,6 +98,11 @@ def _observe_strategies():
         original(self, *args, **kwargs)
         if type(self).__name__ != "_DefaultDistributionStrategy":
             _note_strategy(self)
+            # The next strategy, in this script too, counts its collective keys from a range of
+            # its own (scripts that make two MirroredStrategy objects met "Shape mismatch in
+            # the collective instance 100"; see _fresh_collective_keys).
+            with contextlib.suppress(Exception):
+                _fresh_collective_keys()
 
     distribute_lib.StrategyBase.__init__ = __init__
 
