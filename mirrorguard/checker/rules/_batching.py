@@ -297,7 +297,7 @@ def constant_sizes(found: BatchSize, site: CallSite, unit: Unit,
     elif isinstance(expression, ast.Name) and expression.id in unit.params:
         # make_dataset(x, 32): judged by the values that reach the parameter,
         # each reported where it is written.
-        returned = dataflow.returns_what(unit, site)
+        returned = dataflow.returns_dataset_of(unit, site)
         for origin in parameter_origins(expression.id, unit, model):
             if returned and origin.site is not None and dataflow.result_never_reaches_strategy(origin.site, model):
                 continue  # this call's dataset only feeds something else (a model trained before the strategy)

@@ -109,10 +109,9 @@ def _returned_to_rebatching(end: CallSite, model: SemanticModel, depth: int = 0)
         above = _methods_above(caller)
         if UNBATCHING.intersection(above) or api.BATCH_METHODS.intersection(above):
             continue
-        outer = chain_end(caller)
-        if len(outer.targets) == 1 and only_feeds_elsewhere(outer.targets[0], outer, model, 0):
+        if result_never_reaches_strategy(caller, model):
             continue
-        if _returned_to_rebatching(outer, model, depth + 1):
+        if _returned_to_rebatching(chain_end(caller), model, depth + 1):
             continue
         return False
     return True
@@ -130,7 +129,7 @@ def _methods_above(site: CallSite) -> set[str]:
     return found
 
 
-def returns_what(unit, site: CallSite) -> bool:
+def returns_dataset_of(unit, site: CallSite) -> bool:
     """Does ``unit`` return the dataset the batching call ``site`` makes (its chain's end)?"""
     return _returns(unit, chain_end(site))
 

@@ -439,10 +439,9 @@ class SemanticModel:
         """Does this call (``first.fit(ds.batch(64))``) run, with the model it works on, before
         its function makes the strategy, and is that model never used once the strategy exists?"""
         unit = site.unit
-        created = self._strategy_created_at(unit) if unit.makes_strategy else None
-        if not self._before_the_strategy(site, created):
+        if site.receiver is None or not unit.makes_strategy:
             return False
-        if site.receiver is None:
+        if not self._before_the_strategy(site, self._strategy_created_at(unit)):
             return False
         # The model must be one made here, outside any scope, by code that makes or enters no
         # strategy of its own: `model = create_model()` may return a model built in its scope.
