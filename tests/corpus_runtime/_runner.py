@@ -98,9 +98,8 @@ def _observe_strategies():
         original(self, *args, **kwargs)
         if type(self).__name__ != "_DefaultDistributionStrategy":
             _note_strategy(self)
-            # The next strategy, in this script too, counts its collective keys from a range of
-            # its own (scripts that make two MirroredStrategy objects met "Shape mismatch in
-            # the collective instance 100"; see _fresh_collective_keys).
+            # The next strategy, in this script or a later one, counts its collective keys from
+            # a range of its own (see _fresh_collective_keys).
             with contextlib.suppress(Exception):
                 _fresh_collective_keys()
 
@@ -391,15 +390,16 @@ def _reset_between_scripts(flags_before):
 
 
 def _fresh_collective_keys():
-    """A new range of collective group keys for the strategies the next script makes.
+    """A new range of collective group keys for the next strategy made.
 
     TensorFlow's collective runtime remembers each (group key, instance key) it has run, with
     its tensor shape, for the life of the process, and every MirroredStrategy starts counting
     keys from the same base: a second script's all-reduce then meets the first script's shapes
     ("Shape mismatch in the collective instance 100 ... Restart your program to reset"). TF's
     own tests, which also make many strategies in one process, move the base on by 100000 for
-    each strategy (tensorflow/python/distribute/strategy_combinations.py); so does this, once
-    per script, so that a script runs as it would in a fresh process.
+    each strategy (tensorflow/python/distribute/strategy_combinations.py); so does this, after
+    every strategy a script makes (see _observe_strategies), so that each script, and each
+    strategy within one, runs as in a fresh process.
     """
     from tensorflow.python.distribute import collective_all_reduce_strategy, mirrored_strategy
 
@@ -428,7 +428,6 @@ def _on_alarm(signum, frame):
 
 def run_one(path: Path, flags_before, folder: Path | None = None) -> dict:
     _reset_record()
-    _fresh_collective_keys()
     random.seed(0)
     np.random.seed(0)
     tf.random.set_seed(0)
@@ -454,12 +453,9 @@ def run_one(path: Path, flags_before, folder: Path | None = None) -> dict:
         except SystemExit as stop:
             if stop.code not in (None, 0):
                 outcome.update(exception="SystemExit", message=str(stop.code))
-        except ScriptTimeout:
-            outcome.update(exception="Timeout", message=f"still running after {ARGS.timeout:.0f} CPU seconds")
         except BaseException as error:  # noqa: BLE001  (the script's failure is the observation)
-            if _TIMER["fired"]:
-                outcome.update(exception="Timeout", message=f"still running after {ARGS.timeout:.0f} CPU seconds "
-                               f"(the timer's signal surfaced as {type(error).__name__})")
+            if _TIMER["fired"]:  # a ScriptTimeout, or what TensorFlow turned it into
+                outcome.update(exception="Timeout", message=f"still running after {ARGS.timeout:.0f} CPU seconds")
             else:
                 outcome.update(
                     exception=type(error).__name__,
@@ -511,18 +507,15 @@ def main():
                 outcome = {"file": str(Path(fixed).resolve()), "skipped": "the original got no verdict"}
             print(PREFIX + json.dumps(outcome), file=REAL_STDOUT, flush=True)
         made = set(result.get("strategies", ())) | set(outcome.get("strategies", ()))
-        if made & _PROCESS_WIDE_STRATEGIES:
-            # A MultiWorkerMirroredStrategy (even a single-worker one) or a ParameterServerStrategy
-            # sets up TensorFlow's collective runtime for the whole process: a later script's
-            # MirroredStrategy all-reduce then stops with "Shape mismatch in the collective
-            # instance 100". The rest go on in a fresh process, as after graph mode below.
-            print(STOPPED + json.dumps(entry), file=REAL_STDOUT, flush=True)
-            return
-        if not tf.executing_eagerly():
-            # Left in graph mode for good: by the script (tf.compat.v1.disable_eager_execution) or
-            # by a time-out that stopped TensorFlow half-way through entering a graph. Every later
-            # script would fail for it ("__iter__() is only supported inside of tf.function"), so
-            # the process ends here and harness.py starts a fresh one for the rest.
+        # The process ends here, and harness.py starts a fresh one for the rest, when the script
+        # changed TensorFlow for every later script:
+        # - a MultiWorkerMirroredStrategy (even a single-worker one) or a ParameterServerStrategy
+        #   sets up the collective runtime for the whole process, and a later MirroredStrategy
+        #   all-reduce stops with "Shape mismatch in the collective instance 100";
+        # - graph mode for good, by the script (tf.compat.v1.disable_eager_execution) or by a
+        #   time-out that stopped TensorFlow half-way into a graph ("__iter__() is only supported
+        #   inside of tf.function").
+        if made & _PROCESS_WIDE_STRATEGIES or not tf.executing_eagerly():
             print(STOPPED + json.dumps(entry), file=REAL_STDOUT, flush=True)
             return
 
